@@ -1,0 +1,57 @@
+# Every dependency comes from a Debian package. A missing one stops configure with the name
+# of the package that provides it (scripts/setup.sh installs them all).
+find_package(PkgConfig QUIET)
+
+macro(foehn_require found what debian_package)
+  if(NOT ${found})
+    message(FATAL_ERROR "Foehn needs ${what}, which was not found. "
+                        "Install it with: apt-get install ${debian_package}")
+  endif()
+endmacro()
+
+# MPI (OpenMPI comes with petsc-dev)
+find_package(MPI QUIET COMPONENTS C CXX)
+foehn_require(MPI_CXX_FOUND "MPI (C and C++)" "libopenmpi-dev")
+
+# PETSc: Debian installs its pkg-config file under /usr/lib/petsc.
+set(_foehn_saved_pc "$ENV{PKG_CONFIG_PATH}")
+file(GLOB _foehn_petsc_pc_dirs /usr/lib/petsc/lib/pkgconfig /usr/lib/petscdir/*/*/lib/pkgconfig)
+if(DEFINED ENV{PETSC_DIR})
+  list(PREPEND _foehn_petsc_pc_dirs "$ENV{PETSC_DIR}/lib/pkgconfig" "$ENV{PETSC_DIR}/$ENV{PETSC_ARCH}/lib/pkgconfig")
+endif()
+string(JOIN ":" _foehn_pc_path ${_foehn_petsc_pc_dirs} "${_foehn_saved_pc}")
+set(ENV{PKG_CONFIG_PATH} "${_foehn_pc_path}")
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(PETSC QUIET IMPORTED_TARGET GLOBAL PETSc)
+endif()
+set(ENV{PKG_CONFIG_PATH} "${_foehn_saved_pc}")
+foehn_require(PETSC_FOUND "PETSc (pkg-config module PETSc)" "petsc-dev")
+
+# METIS has no CMake package on Debian: find header and library directly.
+find_path(METIS_INCLUDE_DIR metis.h PATH_SUFFIXES metis)
+find_library(METIS_LIBRARY metis)
+if(METIS_INCLUDE_DIR AND METIS_LIBRARY)
+  set(METIS_FOUND TRUE)
+  add_library(Foehn::metis UNKNOWN IMPORTED GLOBAL)
+  set_target_properties(Foehn::metis PROPERTIES IMPORTED_LOCATION "${METIS_LIBRARY}"
+                                                INTERFACE_INCLUDE_DIRECTORIES "${METIS_INCLUDE_DIR}")
+endif()
+foehn_require(METIS_FOUND "METIS (metis.h, libmetis)" "libmetis-dev")
+
+# HDF5, the MPI build (checkpoints, particle output)
+set(HDF5_PREFER_PARALLEL TRUE)
+find_package(HDF5 QUIET COMPONENTS C)
+foehn_require(HDF5_FOUND "HDF5 (parallel build)" "libhdf5-openmpi-dev")
+
+# VTK for ParaView output
+find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
+foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")
+
+if(FOEHN_BUILD_TESTS)
+  find_package(GTest QUIET)
+  foehn_require(GTest_FOUND "GoogleTest" "libgtest-dev")
+endif()
+if(FOEHN_BUILD_BENCH)
+  find_package(benchmark QUIET)
+  foehn_require(benchmark_FOUND "Google Benchmark" "libbenchmark-dev")
+endif()

@@ -1,0 +1,38 @@
+#pragma once
+// Output files are written under a temporary name in the destination folder and renamed into
+// place only when complete, so an interrupted run never leaves a half-written file behind.
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace foehn {
+
+class AtomicOutputFile {
+ public:
+  // Checks that the destination folder exists and is writable; throws foehn::Error (io)
+  // naming the path otherwise.
+  explicit AtomicOutputFile(std::filesystem::path destination);
+  ~AtomicOutputFile();  // removes the temporary file unless commit() succeeded
+  AtomicOutputFile(const AtomicOutputFile&) = delete;
+  AtomicOutputFile& operator=(const AtomicOutputFile&) = delete;
+
+  // Where a writer (our own stream or a library such as VTK) must write.
+  const std::filesystem::path& temporary_path() const noexcept { return temporary_; }
+  const std::filesystem::path& destination() const noexcept { return destination_; }
+
+  // Opens the temporary file as a binary stream (for writers of our own).
+  std::ofstream& stream();
+
+  // Flushes and closes the stream (if opened), checks the temporary file exists and renames
+  // it over the destination. Throws foehn::Error (io) on any failure.
+  void commit();
+
+ private:
+  std::filesystem::path destination_;
+  std::filesystem::path temporary_;
+  std::ofstream stream_;
+  bool committed_ = false;
+};
+
+}  // namespace foehn

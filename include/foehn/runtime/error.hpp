@@ -1,0 +1,54 @@
+#pragma once
+// foehn::Error is the one exception type of the library. Its category lets applications map
+// failures to exit codes (bad input -> 2, everything else -> 1) without parsing messages.
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace foehn {
+
+enum class ErrorCategory {
+  invalid_input,  // malformed mesh, bad option, out-of-range index, NaN, wrong file type
+  cuda,           // a CUDA runtime call or kernel launch failed
+  petsc,          // a PETSc call returned an error code
+  io,             // a file could not be opened, read, written or renamed
+  out_of_memory,  // host or device allocation failed
+  unavailable,    // a feature this build or machine lacks (e.g. CUDA without a device)
+  internal        // a broken invariant inside Foehn: a bug
+};
+
+std::string_view to_string(ErrorCategory category);
+
+class Error : public std::runtime_error {
+ public:
+  Error(ErrorCategory category, const std::string& message)
+      : std::runtime_error(message), category_(category) {}
+  ErrorCategory category() const noexcept { return category_; }
+
+ private:
+  ErrorCategory category_;
+};
+
+namespace detail {
+template <typename... Parts>
+std::string concat(Parts&&... parts) {
+  std::ostringstream out;
+  out.precision(17);
+  (out << ... << std::forward<Parts>(parts));
+  return out.str();
+}
+}  // namespace detail
+
+// Builds the message from its parts (anything with operator<<) and throws foehn::Error.
+template <typename... Parts>
+[[noreturn]] void fail(ErrorCategory category, Parts&&... parts) {
+  throw Error(category, detail::concat(std::forward<Parts>(parts)...));
+}
+
+// Exit code convention of every Foehn application: 2 for bad input, 1 for anything else.
+int exit_code_for(const Error& error) noexcept;
+
+}  // namespace foehn

@@ -1,0 +1,80 @@
+#include "foehn/runtime/atomic_file.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "foehn/runtime/error.hpp"
+
+namespace foehn {
+
+namespace {
+std::filesystem::path temporary_name_for(const std::filesystem::path& destination) {
+  std::filesystem::path temporary = destination;
+  // Same folder, so the final rename is atomic on POSIX file systems; the pid keeps two
+  // processes writing the same file from sharing a temporary.
+  temporary += ".tmp." + std::to_string(::getpid());
+  return temporary;
+}
+}  // namespace
+
+AtomicOutputFile::AtomicOutputFile(std::filesystem::path destination)
+    : destination_(std::move(destination)), temporary_(temporary_name_for(destination_)) {
+  if (destination_.empty()) fail(ErrorCategory::io, "output path is empty");
+  std::filesystem::path folder = destination_.parent_path();
+  if (folder.empty()) folder = ".";
+  std::error_code ec;
+  if (!std::filesystem::is_directory(folder, ec)) {
+    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '",
+         folder.string(), "' does not exist");
+  }
+  if (std::filesystem::is_directory(destination_, ec)) {
+    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': it is a folder");
+  }
+  if (::access(folder.c_str(), W_OK) != 0) {
+    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '",
+         folder.string(), "' is not writable (", std::strerror(errno), ")");
+  }
+}
+
+AtomicOutputFile::~AtomicOutputFile() {
+  if (committed_) return;
+  if (stream_.is_open()) stream_.close();
+  std::error_code ignored;
+  std::filesystem::remove(temporary_, ignored);
+}
+
+std::ofstream& AtomicOutputFile::stream() {
+  if (!stream_.is_open()) {
+    stream_.open(temporary_, std::ios::binary | std::ios::trunc);
+    if (!stream_) {
+      fail(ErrorCategory::io, "cannot open '", temporary_.string(), "' for writing (",
+           std::strerror(errno), ")");
+    }
+  }
+  return stream_;
+}
+
+void AtomicOutputFile::commit() {
+  if (committed_) return;
+  if (stream_.is_open()) {
+    stream_.flush();
+    if (!stream_) fail(ErrorCategory::io, "writing '", temporary_.string(), "' failed");
+    stream_.close();
+    if (stream_.fail()) fail(ErrorCategory::io, "closing '", temporary_.string(), "' failed");
+  }
+  std::error_code ec;
+  if (!std::filesystem::exists(temporary_, ec)) {
+    fail(ErrorCategory::io, "cannot finish '", destination_.string(), "': the writer produced no file");
+  }
+  std::filesystem::rename(temporary_, destination_, ec);
+  if (ec) {
+    fail(ErrorCategory::io, "cannot rename '", temporary_.string(), "' to '", destination_.string(),
+         "': ", ec.message());
+  }
+  committed_ = true;
+}
+
+}  // namespace foehn

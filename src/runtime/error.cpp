@@ -1,0 +1,22 @@
+#include "foehn/runtime/error.hpp"
+
+namespace foehn {
+
+std::string_view to_string(ErrorCategory category) {
+  switch (category) {
+    case ErrorCategory::invalid_input: return "invalid input";
+    case ErrorCategory::cuda: return "CUDA error";
+    case ErrorCategory::petsc: return "PETSc error";
+    case ErrorCategory::io: return "I/O error";
+    case ErrorCategory::out_of_memory: return "out of memory";
+    case ErrorCategory::unavailable: return "unavailable";
+    case ErrorCategory::internal: return "internal error";
+  }
+  return "unknown error";
+}
+
+int exit_code_for(const Error& error) noexcept {
+  return error.category() == ErrorCategory::invalid_input ? 2 : 1;
+}
+
+}  // namespace foehn
