@@ -20,8 +20,12 @@ if(_foehn_cuda)
   endif()
   set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
   enable_language(CUDA)
-  # CMake 3.25 does not know nvcc 13's C++20 flag: pass it directly.
+  # CMake 3.25 does not know nvcc 13's C++20 flag: pass it directly, and declare an empty
+  # dialect option so that the cxx_std_20 feature of foehn (inherited by .cu files of every
+  # target linking it) counts as supported without a second, conflicting -std flag.
   string(APPEND CMAKE_CUDA_FLAGS " -std=c++20")
+  set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "")
+  set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "")
   find_package(CUDAToolkit REQUIRED)
   set(FOEHN_HAVE_CUDA 1)
   message(STATUS "Foehn: CUDA backend ON (nvcc ${CMAKE_CUDA_COMPILER_VERSION}, architectures ${CMAKE_CUDA_ARCHITECTURES})")

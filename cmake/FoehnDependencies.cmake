@@ -47,6 +47,10 @@ foehn_require(HDF5_FOUND "HDF5 (parallel build)" "libhdf5-openmpi-dev")
 find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
 foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")
 
+# Boost.Graph headers (reverse Cuthill-McKee node ordering); header-only.
+find_package(Boost 1.71 CONFIG QUIET)
+foehn_require(Boost_FOUND "the Boost headers (Boost.Graph)" "libboost-graph-dev")
+
 if(FOEHN_BUILD_TESTS)
   find_package(GTest QUIET)
   foehn_require(GTest_FOUND "GoogleTest" "libgtest-dev")

@@ -6,7 +6,9 @@ install(TARGETS foehn EXPORT FoehnTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY include/foehn DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# cuda_check.hpp is internal to .cu/.cpp files compiled with CUDA inside Foehn.
+install(DIRECTORY include/foehn DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+        PATTERN "cuda_check.hpp" EXCLUDE)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/include/foehn/config.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/foehn)
 install(EXPORT FoehnTargets NAMESPACE Foehn:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/Foehn)

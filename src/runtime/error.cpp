@@ -16,7 +16,9 @@ std::string_view to_string(ErrorCategory category) {
 }
 
 int exit_code_for(const Error& error) noexcept {
-  return error.category() == ErrorCategory::invalid_input ? 2 : 1;
+  // An unreadable input or unwritable output path is the user's input too.
+  const ErrorCategory c = error.category();
+  return c == ErrorCategory::invalid_input || c == ErrorCategory::io ? 2 : 1;
 }
 
 }  // namespace foehn

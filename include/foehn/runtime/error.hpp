@@ -48,7 +48,8 @@ template <typename... Parts>
   throw Error(category, detail::concat(std::forward<Parts>(parts)...));
 }
 
-// Exit code convention of every Foehn application: 2 for bad input, 1 for anything else.
+// Exit code convention of every Foehn application: 2 for bad input (invalid_input, io: a
+// file that cannot be read or written), 1 for anything else.
 int exit_code_for(const Error& error) noexcept;
 
 }  // namespace foehn

@@ -1,0 +1,83 @@
+#include "petsc_application.hpp"
+
+#include <petscsys.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::app {
+
+namespace {
+
+bool help_flag = false;
+
+// Options that PETSc or MPI read themselves even if our code never asks for them.
+bool is_framework_option(const std::string& name) {
+  for (const char* prefix : {"help", "options_", "log_", "malloc", "on_error", "no_signal",
+                             "info", "history", "petsc", "mpi", "fp_trap", "skip_petscrc",
+                             "check_pointer", "memory_view", "objects_dump"})
+    if (name.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+void reject_unused_options(const std::string& program) {
+  PetscInt count = 0;
+  char** names = nullptr;
+  char** values = nullptr;
+  FOEHN_PETSC_CHECK(PetscOptionsLeftGet(nullptr, &count, &names, &values));
+  std::string unused;
+  for (PetscInt i = 0; i < count; ++i) {
+    if (is_framework_option(names[i])) continue;
+    unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
+  }
+  FOEHN_PETSC_CHECK(PetscOptionsLeftRestore(nullptr, &count, &names, &values));
+  if (!unused.empty())
+    fail(ErrorCategory::invalid_input, "unknown option(s) ", unused, " (", program,
+         " -help lists the options)");
+}
+
+bool help_requested() { return help_flag; }
+
+int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
+                          const std::function<void()>& body) {
+  static char help_option[] = "-help";
+  std::vector<char*> arguments(argv, argv + argc);
+  for (char*& argument : arguments)
+    if (std::strcmp(argument, "--help") == 0 || std::strcmp(argument, "-h") == 0)
+      argument = help_option;
+  arguments.push_back(nullptr);
+  int count = argc;
+  char** vector = arguments.data();
+
+  if (PetscInitialize(&count, &vector, nullptr, info.usage.c_str()) != 0) {
+    std::cerr << info.name << ": PETSc could not be initialised\n";
+    return 1;
+  }
+  int exit_code = 0;
+  try {
+    PetscBool has_help = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(PetscOptionsHasHelp(nullptr, &has_help));
+    help_flag = has_help == PETSC_TRUE;
+    body();
+    if (!help_flag) reject_unused_options(info.name);
+  } catch (const Error& error) {
+    std::cerr << info.name << ": " << to_string(error.category()) << ": " << error.what() << "\n";
+    exit_code = exit_code_for(error);
+  } catch (const std::exception& error) {
+    std::cerr << info.name << ": unexpected error: " << error.what() << "\n";
+    exit_code = 1;
+  }
+  // Unused options were already reported; keep PETSc from printing its own warning too.
+  PetscOptionsClear(nullptr);
+  if (PetscFinalize() != 0 && exit_code == 0) exit_code = 1;
+  return exit_code;
+}
+
+}  // namespace foehn::app

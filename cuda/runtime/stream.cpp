@@ -1,0 +1,104 @@
+// Streams and events, CUDA backend.
+
+#include "foehn/runtime/stream.hpp"
+
+#include <utility>
+
+#include "runtime_internal.hpp"
+
+namespace foehn {
+
+Stream::Stream() {
+  cudaStream_t stream = nullptr;
+  FOEHN_CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  handle_ = stream;
+}
+
+Stream::~Stream() {
+  if (handle_ != nullptr)
+    detail::report_in_destructor(cudaStreamDestroy(handle_), "cudaStreamDestroy");
+}
+
+Stream::Stream(Stream&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+
+Stream& Stream::operator=(Stream&& other) noexcept {
+  if (this != &other) {
+    if (handle_ != nullptr) {
+      detail::report_in_destructor(cudaStreamDestroy(handle_), "cudaStreamDestroy");
+    }
+    handle_ = std::exchange(other.handle_, nullptr);
+  }
+  return *this;
+}
+
+void Stream::synchronize() const {
+  detail::require_handle(handle_, "Stream", "Stream::synchronize");
+  FOEHN_CUDA_CHECK(cudaStreamSynchronize(handle_));
+}
+
+bool Stream::query() const {
+  detail::require_handle(handle_, "Stream", "Stream::query");
+  const cudaError_t code = cudaStreamQuery(handle_);
+  if (code == cudaErrorNotReady) return false;
+  FOEHN_CUDA_CHECK(code);
+  return true;
+}
+
+void Stream::wait(const Event& event) const {
+  detail::require_handle(handle_, "Stream", "Stream::wait");
+  detail::require_handle(event.native_handle(), "Event", "Stream::wait");
+  FOEHN_CUDA_CHECK(cudaStreamWaitEvent(handle_, event.native_handle(), cudaEventWaitDefault));
+}
+
+Event::Event() {
+  cudaEvent_t event = nullptr;
+  FOEHN_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDefault));
+  handle_ = event;
+}
+
+Event::~Event() {
+  if (handle_ != nullptr)
+    detail::report_in_destructor(cudaEventDestroy(handle_), "cudaEventDestroy");
+}
+
+Event::Event(Event&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+
+Event& Event::operator=(Event&& other) noexcept {
+  if (this != &other) {
+    if (handle_ != nullptr) {
+      detail::report_in_destructor(cudaEventDestroy(handle_), "cudaEventDestroy");
+    }
+    handle_ = std::exchange(other.handle_, nullptr);
+  }
+  return *this;
+}
+
+void Event::record(const Stream& stream) {
+  detail::require_handle(handle_, "Event", "Event::record");
+  detail::require_handle(stream.native_handle(), "Stream", "Event::record");
+  FOEHN_CUDA_CHECK(cudaEventRecord(handle_, stream.native_handle()));
+}
+
+void Event::synchronize() const {
+  detail::require_handle(handle_, "Event", "Event::synchronize");
+  FOEHN_CUDA_CHECK(cudaEventSynchronize(handle_));
+}
+
+bool Event::query() const {
+  detail::require_handle(handle_, "Event", "Event::query");
+  const cudaError_t code = cudaEventQuery(handle_);
+  if (code == cudaErrorNotReady) return false;
+  FOEHN_CUDA_CHECK(code);
+  return true;
+}
+
+float elapsed_ms(const Event& start, const Event& stop) {
+  detail::require_handle(start.native_handle(), "Event", "elapsed_ms");
+  detail::require_handle(stop.native_handle(), "Event", "elapsed_ms");
+  FOEHN_CUDA_CHECK(cudaEventSynchronize(stop.native_handle()));
+  float ms = 0.0f;
+  FOEHN_CUDA_CHECK(cudaEventElapsedTime(&ms, start.native_handle(), stop.native_handle()));
+  return ms;
+}
+
+}  // namespace foehn

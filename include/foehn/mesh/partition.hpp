@@ -1,0 +1,40 @@
+#pragma once
+// Element partitioning with METIS (dual graph: tets sharing a face are neighbours) and
+// statistics that say how good a partition is.
+
+#include <cstdint>
+#include <vector>
+
+#include "foehn/mesh/tet_mesh.hpp"
+
+namespace foehn {
+
+struct PartitionOptions {
+  // Largest allowed (elements in a part) / (average elements per part); METIS's ufactor is
+  // derived from it. 1.03 is METIS's own default for k-way partitioning.
+  double imbalance_tolerance = 1.03;
+  // METIS random seed; the same seed gives the same partition on the same METIS build.
+  int seed = 0;
+};
+
+// Part index (0 .. parts-1) of every tet, from METIS_PartMeshDual with ncommon = 3 (face
+// adjacency). parts == 1 returns all zeros without calling METIS.
+// Throws foehn::Error: invalid_input for parts < 1, parts > tet count, a tolerance below 1,
+// a node index out of range or a mesh too large for METIS's index type; out_of_memory when
+// METIS runs out of memory; internal for any other METIS failure.
+std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
+                                             const PartitionOptions& options = {});
+
+struct PartitionStats {
+  int parts = 0;                                // max part index + 1
+  std::vector<std::int64_t> elements_per_part;  // tets in each part
+  double imbalance = 0.0;                       // largest part / average part (1 = perfect)
+  std::int64_t cut_faces = 0;                   // interior faces between tets of different parts
+  std::int64_t interior_faces = 0;              // all faces shared by two tets
+};
+
+// Statistics of a partition given as one part index per tet (as partition_elements returns).
+// Throws invalid_input when part has the wrong size or a negative entry.
+PartitionStats partition_stats(const TetMesh& mesh, const std::vector<std::int32_t>& part);
+
+}  // namespace foehn

@@ -1,0 +1,83 @@
+#pragma once
+// Streams and events. Every kernel launch and transfer in Foehn takes a Stream, so work on
+// different streams can overlap; Events order streams against each other and time them.
+// Public header: the CUDA handles stay opaque (cudaStream_t is `CUstream_st*`, cudaEvent_t
+// is `CUevent_st*`), so nothing here needs CUDA headers. Code compiled with CUDA gets the
+// native handles through native() in foehn/runtime/cuda_check.hpp.
+
+struct CUstream_st;
+struct CUevent_st;
+
+namespace foehn {
+
+class Event;
+
+// An owned, non-blocking CUDA stream on the device current at construction. Non-blocking so
+// that it never serialises against the legacy default stream used by other libraries.
+class Stream {
+ public:
+  Stream();  // throws foehn::Error (unavailable without CUDA or device, cuda otherwise)
+  ~Stream();
+  Stream(Stream&& other) noexcept;
+  Stream& operator=(Stream&& other) noexcept;
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+
+  // Blocks the host until all work queued on the stream has finished; reports any
+  // asynchronous error of that work as foehn::Error.
+  void synchronize() const;
+  // True when all queued work has finished (does not block).
+  bool query() const;
+  // Work queued on this stream after the call waits for `event` (recorded on any stream).
+  void wait(const Event& event) const;
+
+  CUstream_st* native_handle() const noexcept { return handle_; }
+
+ private:
+  CUstream_st* handle_ = nullptr;  // null only after a move
+};
+
+// An owned CUDA event with timing enabled.
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(Event&& other) noexcept;
+  Event& operator=(Event&& other) noexcept;
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+
+  // Captures the work queued on `stream` so far.
+  void record(const Stream& stream);
+  // Blocks until the captured work has finished.
+  void synchronize() const;
+  // True when the captured work has finished (does not block).
+  bool query() const;
+
+  CUevent_st* native_handle() const noexcept { return handle_; }
+
+ private:
+  CUevent_st* handle_ = nullptr;  // null only after a move
+};
+
+// Milliseconds between two recorded events; waits for `stop`.
+float elapsed_ms(const Event& start, const Event& stop);
+
+// Times the work queued on a stream between start() and stop(), measured on the device
+// (so host-side launch overhead is not counted unless the stream was idle).
+class EventTimer {
+ public:
+  EventTimer() = default;
+  void start(const Stream& stream);
+  void stop(const Stream& stream);
+  // Waits for stop; throws invalid_input if start() and stop() were not both called.
+  float elapsed_ms() const;
+
+ private:
+  Event start_;
+  Event stop_;
+  bool started_ = false;
+  bool stopped_ = false;
+};
+
+}  // namespace foehn

@@ -1,0 +1,49 @@
+#include "foehn/mesh/topology.hpp"
+
+#include <algorithm>
+
+namespace foehn {
+
+FaceTopology build_face_topology(const TetMesh& mesh) {
+  struct FaceRecord {
+    Triangle key;
+    std::int32_t tet;
+    std::int8_t local_face;
+  };
+  std::vector<FaceRecord> faces;
+  faces.reserve(mesh.tets.size() * 4);
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+    const Tet& tet = mesh.tets[t];
+    for (int f = 0; f < 4; ++f) {
+      const auto& local = tet_local_faces[f];
+      Triangle key = sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]});
+      faces.push_back({key, static_cast<std::int32_t>(t), static_cast<std::int8_t>(f)});
+    }
+  }
+  std::sort(faces.begin(), faces.end(), [](const FaceRecord& a, const FaceRecord& b) {
+    return a.key != b.key ? a.key < b.key : a.tet < b.tet;
+  });
+
+  FaceTopology topology;
+  for (std::size_t begin = 0; begin < faces.size();) {
+    std::size_t end = begin + 1;
+    while (end < faces.size() && faces[end].key == faces[begin].key) ++end;
+    const std::size_t uses = end - begin;
+    if (uses == 1) {
+      const FaceRecord& face = faces[begin];
+      const Tet& tet = mesh.tets[face.tet];
+      const auto& local = tet_local_faces[face.local_face];
+      topology.surface.push_back(
+          {{tet[local[0]], tet[local[1]], tet[local[2]]}, face.tet, tet[face.local_face]});
+    } else if (uses == 2) {
+      ++topology.interior_face_count;
+    } else {
+      if (topology.overshared_face_count == 0) topology.first_overshared_tet = faces[begin].tet;
+      ++topology.overshared_face_count;
+    }
+    begin = end;
+  }
+  return topology;
+}
+
+}  // namespace foehn

@@ -1,0 +1,175 @@
+#include "foehn/mesh/mountain.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "foehn/mesh/geometry.hpp"
+#include "foehn/mesh/topology.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn {
+
+namespace {
+
+// Maps xi in [-1, 1] to [-1, 1] with slope `grading` at 0 (finest there), monotone for
+// grading in (0, 1]: g(xi) = grading xi + (1 - grading) xi^3.
+double graded_symmetric(double xi, double grading) {
+  return grading * xi + (1.0 - grading) * xi * xi * xi;
+}
+
+// Maps zeta in [0, 1] to [0, 1] with slope `grading` at 0 (finest layer at the ground),
+// monotone for grading in (0, 1]: s(zeta) = grading zeta + (1 - grading) zeta^2.
+double graded_from_ground(double zeta, double grading) {
+  return grading * zeta + (1.0 - grading) * zeta * zeta;
+}
+
+// The six Kuhn tets of a unit cube: one per permutation of the axes, walking from corner 0
+// to corner 7 along edges. Corner c has offsets (c & 1, (c >> 1) & 1, (c >> 2) & 1).
+// Odd permutations have negative orientation; their last two nodes are swapped.
+constexpr std::array<std::array<int, 4>, 6> kuhn_tets{{
+    {{0, 1, 3, 7}},  // x, y, z (even)
+    {{0, 1, 7, 5}},  // x, z, y (odd, swapped)
+    {{0, 2, 7, 3}},  // y, x, z (odd, swapped)
+    {{0, 2, 6, 7}},  // y, z, x (even)
+    {{0, 4, 5, 7}},  // z, x, y (even)
+    {{0, 4, 7, 6}},  // z, y, x (odd, swapped)
+}};
+
+struct GridIndex {
+  int nx, ny, nz;  // cells
+  std::int32_t node(int i, int j, int k) const {
+    return static_cast<std::int32_t>((static_cast<std::int64_t>(i) * (ny + 1) + j) * (nz + 1) + k);
+  }
+};
+
+std::int32_t tag_of_face(const TetMesh& mesh, const Triangle& face,
+                         const MountainMeshOptions& options) {
+  // A face lies on a side when all three nodes do; compare logical position via coordinates
+  // on the exact side planes (x, y sides are planar; top is planar; terrain is the rest).
+  const double half_x = 0.5 * options.length_x, half_y = 0.5 * options.length_y;
+  auto all = [&](auto predicate) {
+    return predicate(mesh.nodes[face[0]]) && predicate(mesh.nodes[face[1]]) &&
+           predicate(mesh.nodes[face[2]]);
+  };
+  if (all([&](const Point3& p) { return p[0] == -half_x; })) return boundary_inflow;
+  if (all([&](const Point3& p) { return p[0] == half_x; })) return boundary_outflow;
+  if (all([&](const Point3& p) { return p[1] == -half_y || p[1] == half_y; }))
+    return boundary_lateral;
+  if (all([&](const Point3& p) { return p[2] == options.height; })) return boundary_top;
+  return boundary_terrain;
+}
+
+}  // namespace
+
+void check_mountain_options(const MountainMeshOptions& o) {
+  auto positive = [](double value, const char* name) {
+    if (!(value > 0.0) || !std::isfinite(value))
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be positive and finite, got ",
+           value);
+  };
+  positive(o.length_x, "length_x");
+  positive(o.length_y, "length_y");
+  positive(o.height, "height");
+  positive(o.mountain_half_width, "mountain_half_width (a)");
+  if (!(o.mountain_height >= 0.0) || !(o.mountain_height < o.height))
+    fail(ErrorCategory::invalid_input, "mountain mesh: mountain_height (h0) must be in [0, height), got ",
+         o.mountain_height);
+  for (auto [value, name] : {std::pair{o.horizontal_grading, "horizontal_grading"},
+                             std::pair{o.vertical_grading, "vertical_grading"}})
+    if (!(value > 0.0 && value <= 1.0))
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be in (0, 1], got ", value);
+  for (auto [cells, name] : {std::pair{o.cells_x, "cells_x"}, std::pair{o.cells_y, "cells_y"},
+                             std::pair{o.cells_z, "cells_z"}})
+    if (cells < 1)
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be at least 1, got ", cells);
+  const double nodes = (o.cells_x + 1.0) * (o.cells_y + 1.0) * (o.cells_z + 1.0);
+  const double tets = 6.0 * o.cells_x * o.cells_y * o.cells_z;
+  if (nodes > std::numeric_limits<std::int32_t>::max() ||
+      tets > std::numeric_limits<std::int32_t>::max())
+    fail(ErrorCategory::invalid_input, "mountain mesh: ", o.cells_x, " x ", o.cells_y, " x ",
+         o.cells_z, " cells give ", tets, " tets: more than 32-bit indices can address");
+}
+
+MountainMeshOptions mountain_options_for_tets(std::size_t target_tets, MountainMeshOptions base) {
+  if (target_tets < 6)
+    fail(ErrorCategory::invalid_input, "mountain mesh: at least 6 tets are needed, asked for ",
+         target_tets);
+  const double default_tets = 6.0 * base.cells_x * base.cells_y * base.cells_z;
+  const double scale = std::cbrt(static_cast<double>(target_tets) / default_tets);
+  base.cells_x = std::max(1, static_cast<int>(std::lround(base.cells_x * scale)));
+  base.cells_y = std::max(1, static_cast<int>(std::lround(base.cells_y * scale)));
+  base.cells_z = std::max(1, static_cast<int>(std::lround(base.cells_z * scale)));
+  return base;
+}
+
+double mountain_surface_height(const MountainMeshOptions& o, double x, double y) {
+  const double r2 = (x * x + y * y) / (o.mountain_half_width * o.mountain_half_width);
+  return o.mountain_height / std::pow(1.0 + r2, 1.5);
+}
+
+TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
+  check_mountain_options(o);
+  const GridIndex grid{o.cells_x, o.cells_y, o.cells_z};
+  TetMesh mesh;
+  mesh.nodes.resize(static_cast<std::size_t>(grid.nx + 1) * (grid.ny + 1) * (grid.nz + 1));
+  for (int i = 0; i <= grid.nx; ++i) {
+    // Side nodes are set exactly to +-L/2 so boundary planes are exact in floating point.
+    const double xi = -1.0 + 2.0 * i / grid.nx;
+    const double x = (i == 0) ? -0.5 * o.length_x
+                     : (i == grid.nx) ? 0.5 * o.length_x
+                                      : 0.5 * o.length_x * graded_symmetric(xi, o.horizontal_grading);
+    for (int j = 0; j <= grid.ny; ++j) {
+      const double eta = -1.0 + 2.0 * j / grid.ny;
+      const double y = (j == 0) ? -0.5 * o.length_y
+                       : (j == grid.ny) ? 0.5 * o.length_y
+                                        : 0.5 * o.length_y * graded_symmetric(eta, o.horizontal_grading);
+      const double terrain = mountain_surface_height(o, x, y);
+      for (int k = 0; k <= grid.nz; ++k) {
+        // Gal-Chen terrain-following levels: z = h + s (H - h), s in [0, 1].
+        const double s = graded_from_ground(static_cast<double>(k) / grid.nz, o.vertical_grading);
+        const double z = (k == 0) ? terrain
+                         : (k == grid.nz) ? o.height
+                                          : terrain + s * (o.height - terrain);
+        mesh.nodes[grid.node(i, j, k)] = {x, y, z};
+      }
+    }
+  }
+
+  mesh.tets.reserve(static_cast<std::size_t>(6) * grid.nx * grid.ny * grid.nz);
+  for (int i = 0; i < grid.nx; ++i)
+    for (int j = 0; j < grid.ny; ++j)
+      for (int k = 0; k < grid.nz; ++k) {
+        std::array<std::int32_t, 8> corner;
+        for (int c = 0; c < 8; ++c)
+          corner[c] = grid.node(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
+        for (const auto& local : kuhn_tets)
+          mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
+      }
+
+  // Boundary triangles are the faces used by one tet, already oriented outward.
+  const FaceTopology topology = build_face_topology(mesh);
+  mesh.boundary_faces.reserve(topology.surface.size());
+  mesh.boundary_tags.reserve(topology.surface.size());
+  for (const SurfaceFace& face : topology.surface) {
+    mesh.boundary_faces.push_back(face.nodes);
+    mesh.boundary_tags.push_back(tag_of_face(mesh, face.nodes, o));
+  }
+  // Keep a deterministic, readable order: by tag, then by lowest node.
+  std::vector<std::size_t> order(mesh.boundary_faces.size());
+  for (std::size_t f = 0; f < order.size(); ++f) order[f] = f;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return mesh.boundary_tags[a] < mesh.boundary_tags[b];
+  });
+  std::vector<Triangle> faces(order.size());
+  std::vector<std::int32_t> tags(order.size());
+  for (std::size_t f = 0; f < order.size(); ++f) {
+    faces[f] = mesh.boundary_faces[order[f]];
+    tags[f] = mesh.boundary_tags[order[f]];
+  }
+  mesh.boundary_faces = std::move(faces);
+  mesh.boundary_tags = std::move(tags);
+  return mesh;
+}
+
+}  // namespace foehn

@@ -1,0 +1,142 @@
+// The CUDA entry points of a build without CUDA (FOEHN_CUDA=OFF). They all exist, so code
+// and tests link the same way in every build, and each one that would need a GPU throws
+// foehn::Error (unavailable) saying what was asked. Discovery reports "no device" instead,
+// and NVTX ranges do nothing, so that code choosing a backend or instrumenting itself runs.
+
+#include <string_view>
+
+#include "foehn/runtime/device.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory.hpp"
+#include "foehn/runtime/nvtx.hpp"
+#include "foehn/runtime/stream.hpp"
+
+namespace foehn {
+
+namespace {
+[[noreturn]] void unavailable(std::string_view what) {
+  fail(ErrorCategory::unavailable, "Foehn was built without CUDA: ", what);
+}
+}  // namespace
+
+int cuda_device_count() noexcept {
+  return 0;
+}
+DeviceInfo device_info(int index) {
+  unavailable(detail::concat("device_info(", index, ")"));
+}
+void select_device(int index) {
+  unavailable(detail::concat("select_device(", index, ")"));
+}
+int current_device() {
+  unavailable("current_device()");
+}
+DeviceMemoryInfo device_memory_info() {
+  unavailable("device_memory_info()");
+}
+
+Stream::Stream() {
+  unavailable("creating a CUDA stream");
+}
+Stream::~Stream() = default;
+Stream::Stream(Stream&& other) noexcept : handle_(other.handle_) {
+  other.handle_ = nullptr;
+}
+Stream& Stream::operator=(Stream&& other) noexcept {
+  handle_ = other.handle_;
+  other.handle_ = nullptr;
+  return *this;
+}
+void Stream::synchronize() const {
+  unavailable("Stream::synchronize");
+}
+bool Stream::query() const {
+  unavailable("Stream::query");
+}
+void Stream::wait(const Event&) const {
+  unavailable("Stream::wait");
+}
+
+Event::Event() {
+  unavailable("creating a CUDA event");
+}
+Event::~Event() = default;
+Event::Event(Event&& other) noexcept : handle_(other.handle_) {
+  other.handle_ = nullptr;
+}
+Event& Event::operator=(Event&& other) noexcept {
+  handle_ = other.handle_;
+  other.handle_ = nullptr;
+  return *this;
+}
+void Event::record(const Stream&) {
+  unavailable("Event::record");
+}
+void Event::synchronize() const {
+  unavailable("Event::synchronize");
+}
+bool Event::query() const {
+  unavailable("Event::query");
+}
+float elapsed_ms(const Event&, const Event&) {
+  unavailable("elapsed_ms");
+}
+
+MemoryPool::MemoryPool(int device) : device_(device) {
+  unavailable(detail::concat("MemoryPool(", device, ")"));
+}
+MemoryPool MemoryPool::current() {
+  unavailable("MemoryPool::current()");
+}
+std::size_t MemoryPool::used_bytes() const {
+  unavailable("MemoryPool::used_bytes");
+}
+std::size_t MemoryPool::reserved_bytes() const {
+  unavailable("MemoryPool::reserved_bytes");
+}
+std::size_t MemoryPool::peak_used_bytes() const {
+  unavailable("MemoryPool::peak_used_bytes");
+}
+void MemoryPool::reset_peak() {
+  unavailable("MemoryPool::reset_peak");
+}
+std::uint64_t MemoryPool::release_threshold() const {
+  unavailable("MemoryPool::release_threshold");
+}
+void MemoryPool::set_release_threshold(std::uint64_t) {
+  unavailable("MemoryPool::set_release_threshold");
+}
+void MemoryPool::trim_to(std::size_t) {
+  unavailable("MemoryPool::trim_to");
+}
+
+void nvtx_mark(const char*) noexcept {}
+
+namespace detail {
+
+void nvtx_push(const char*) noexcept {}
+void nvtx_pop() noexcept {}
+
+void* device_allocate(std::size_t count, std::size_t element_size, CUstream_st*) {
+  unavailable(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
+                     element_size, " bytes) of device memory"));
+}
+// Nothing can have been allocated, so there is nothing to free.
+void device_free(void*, CUstream_st*) noexcept {}
+void* pinned_allocate(std::size_t count, std::size_t element_size) {
+  unavailable(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
+                     element_size, " bytes) of pinned host memory"));
+}
+void pinned_free(void*) noexcept {}
+void copy_async(void*, const void*, std::size_t bytes, CopyKind, CUstream_st*) {
+  unavailable(concat("copying ", bytes, " bytes to or from device memory"));
+}
+void fill_bytes_async(void*, unsigned char, std::size_t bytes, CUstream_st*) {
+  unavailable(concat("filling ", bytes, " bytes of device memory"));
+}
+void fill_pattern_async(void*, std::size_t count, const void*, std::size_t, CUstream_st*) {
+  unavailable(concat("filling ", count, " elements of device memory"));
+}
+
+}  // namespace detail
+}  // namespace foehn

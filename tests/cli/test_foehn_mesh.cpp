@@ -1,0 +1,173 @@
+// Runs the foehn-mesh executable and checks what a user sees: exit code 0 on success, 2 on
+// bad input with a message naming the file and the problem, and no half-written files.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "foehn/mesh/mesh_files.hpp"
+#include "foehn/mesh/validate.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult run_mesh_tool(const std::string& arguments) {
+  const std::string command = std::string(FOEHN_MESH_TOOL) + " " + arguments + " 2>&1";
+  RunResult result;
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return result;
+}
+
+std::string data(const std::string& name) {
+  return std::string(FOEHN_TEST_DATA_DIR) + "/cli/" + name;
+}
+
+class MeshTool : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() /
+              ("foehn_cli_" + std::to_string(::getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+  std::string path(const std::string& name) const { return (folder_ / name).string(); }
+  std::size_t files_in_folder() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
+  }
+  fs::path folder_;
+};
+
+void expect_bad_input(const RunResult& r, const std::string& must_mention) {
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(must_mention), std::string::npos)
+      << "message should mention '" << must_mention << "':\n" << r.output;
+}
+
+TEST_F(MeshTool, GeneratesAValidMeshAndPrintsStatistics) {
+  const RunResult r = run_mesh_tool("generate -cells_x 8 -cells_y 8 -cells_z 6 -o " +
+                                    path("m.vtu") + " -boundary_o " + path("b.vtu"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("tetrahedra           2304"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("relative difference"), std::string::npos);
+  foehn::TetMesh mesh = foehn::read_mesh_file(path("m.vtu"));
+  EXPECT_EQ(mesh.tet_count(), 2304u);
+  EXPECT_TRUE(fs::exists(path("b.vtu")));
+  EXPECT_EQ(files_in_folder(), 2u);  // no temporaries left
+}
+
+TEST_F(MeshTool, ConvertsBetweenGmshAndVtk) {
+  ASSERT_EQ(run_mesh_tool("generate -cells_x 4 -cells_y 4 -cells_z 3 -numbering shuffled -o " +
+                          path("m.msh") + " -msh_version 2.2 -msh_binary")
+                .exit_code,
+            0);
+  const RunResult r = run_mesh_tool("convert -i " + path("m.msh") + " -o " + path("m.vtu"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  foehn::TetMesh from_msh = foehn::read_mesh_file(path("m.msh"));
+  foehn::TetMesh from_vtu = foehn::read_mesh_file(path("m.vtu"));
+  EXPECT_EQ(from_msh.nodes, from_vtu.nodes);
+  EXPECT_EQ(from_msh.tets, from_vtu.tets);
+}
+
+TEST_F(MeshTool, ChecksAValidMesh) {
+  const RunResult r = run_mesh_tool("check -i " + data("two_tets.msh"));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("mesh is valid"), std::string::npos) << r.output;
+}
+
+TEST_F(MeshTool, RejectsAnInvertedTetAndFixesItWhenAsked) {
+  expect_bad_input(run_mesh_tool("check -i " + data("inverted_tet.msh")), "inverted");
+  const RunResult fixed = run_mesh_tool("convert -fix_orientation -i " + data("inverted_tet.msh") +
+                                        " -o " + path("fixed.vtu"));
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  foehn::TetMesh mesh = foehn::read_mesh_file(path("fixed.vtu"));
+  EXPECT_TRUE(foehn::check_mesh(mesh).ok());
+}
+
+TEST_F(MeshTool, RejectsADegenerateTet) {
+  expect_bad_input(run_mesh_tool("check -fix_orientation -i " + data("degenerate_tet.msh")),
+                   "degenerate");
+}
+
+TEST_F(MeshTool, RejectsADuplicateTet) {
+  expect_bad_input(run_mesh_tool("check -i " + data("duplicate_tet.msh")), "duplicate");
+}
+
+TEST_F(MeshTool, RejectsNaNCoordinates) {
+  const RunResult r = run_mesh_tool("stats -i " + data("nan_coordinate.msh"));
+  expect_bad_input(r, "nan_coordinate.msh");
+}
+
+TEST_F(MeshTool, RejectsAnElementNamingAnUndefinedNode) {
+  const RunResult r = run_mesh_tool("check -i " + data("undefined_node.msh"));
+  expect_bad_input(r, "undefined_node.msh");
+  EXPECT_NE(r.output.find("99"), std::string::npos) << r.output;
+}
+
+TEST_F(MeshTool, RejectsWrongElementTypes) {
+  const RunResult r = run_mesh_tool("check -i " + data("hexahedron.msh"));
+  expect_bad_input(r, "hexahedron.msh");
+}
+
+TEST_F(MeshTool, RejectsATruncatedFile) {
+  expect_bad_input(run_mesh_tool("check -i " + data("truncated.msh")), "truncated.msh");
+}
+
+TEST_F(MeshTool, RejectsAFileThatIsNotGmsh) {
+  expect_bad_input(run_mesh_tool("check -i " + data("not_a_gmsh_file.msh")), "not_a_gmsh_file.msh");
+}
+
+TEST_F(MeshTool, RejectsAMissingFileAndAnUnknownFormat) {
+  expect_bad_input(run_mesh_tool("check -i " + path("nowhere.msh")), "nowhere.msh");
+  expect_bad_input(run_mesh_tool("check -i " + data("two_tets.msh") + ".txt"), ".txt");
+}
+
+TEST_F(MeshTool, RejectsAnUnwritableOutputAndLeavesNoFile) {
+  const RunResult missing_folder = run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " +
+                                                 path("no/such/folder/m.vtu"));
+  expect_bad_input(missing_folder, "no/such/folder");
+  const RunResult folder_as_file =
+      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + folder_.string());
+  EXPECT_EQ(folder_as_file.exit_code, 2) << folder_as_file.output;
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+TEST_F(MeshTool, RejectsUnknownOptionsBadValuesAndUnknownCommands) {
+  expect_bad_input(run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -colour red -o " +
+                                 path("m.vtu")),
+                   "-colour");
+  EXPECT_EQ(files_in_folder(), 0u);  // options are checked before any work
+  expect_bad_input(run_mesh_tool("generate -cells_x ten"), "invalid option value");
+  expect_bad_input(run_mesh_tool("generate -cells_x 0"), "cells_x");
+  expect_bad_input(run_mesh_tool("generate -numbering sideways"), "invalid option value");
+  expect_bad_input(run_mesh_tool("explode"), "unknown command 'explode'");
+  expect_bad_input(run_mesh_tool("check"), "-i");
+}
+
+TEST_F(MeshTool, HelpListsTheOptions) {
+  for (const char* flag : {"-help", "--help"}) {
+    const RunResult r = run_mesh_tool(std::string("generate ") + flag);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("-cells_x"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("usage: foehn-mesh"), std::string::npos) << r.output;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,110 @@
+// partition_elements (METIS) and partition_stats.
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "foehn/mesh/partition.hpp"
+#include "foehn/runtime/error.hpp"
+#include "unit/mesh/support/box_mesh.hpp"
+
+namespace {
+
+using foehn::ErrorCategory;
+
+foehn::TetMesh box() { return foehn::testing::make_box_mesh({12, 10, 8, 12.0, 10.0, 8.0}); }
+
+template <typename Action>
+ErrorCategory category_of(Action action) {
+  try {
+    action();
+  } catch (const foehn::Error& e) {
+    return e.category();
+  }
+  ADD_FAILURE() << "no foehn::Error thrown";
+  return ErrorCategory::internal;
+}
+
+TEST(Partition, MetisPartsAreBalancedNonEmptyAndCutLessThanRandom) {
+  const foehn::TetMesh mesh = box();  // 5760 tets
+  for (int parts : {2, 4, 7, 16}) {
+    SCOPED_TRACE(parts);
+    const std::vector<std::int32_t> part = foehn::partition_elements(mesh, parts);
+    ASSERT_EQ(part.size(), mesh.tet_count());
+    for (std::int32_t p : part) ASSERT_TRUE(p >= 0 && p < parts);
+    const foehn::PartitionStats stats = foehn::partition_stats(mesh, part);
+    EXPECT_EQ(stats.parts, parts);
+    for (std::int64_t count : stats.elements_per_part) EXPECT_GT(count, 0);
+    EXPECT_LE(stats.imbalance, 1.05);
+    EXPECT_GT(stats.cut_faces, 0);
+
+    // A random assignment with the same part sizes cuts about (1 - 1/parts) of all faces.
+    std::vector<std::int32_t> random_part = part;
+    std::mt19937_64 random(7);
+    std::shuffle(random_part.begin(), random_part.end(), random);
+    const foehn::PartitionStats random_stats = foehn::partition_stats(mesh, random_part);
+    EXPECT_LT(stats.cut_faces * 4, random_stats.cut_faces);
+  }
+}
+
+TEST(Partition, SameSeedSamePartition) {
+  const foehn::TetMesh mesh = box();
+  EXPECT_EQ(foehn::partition_elements(mesh, 5, {1.03, 3}),
+            foehn::partition_elements(mesh, 5, {1.03, 3}));
+}
+
+TEST(Partition, OnePartIsAllZeros) {
+  const foehn::TetMesh mesh = foehn::testing::make_box_mesh({2, 2, 2});
+  EXPECT_EQ(foehn::partition_elements(mesh, 1), std::vector<std::int32_t>(mesh.tet_count(), 0));
+}
+
+TEST(Partition, AsManyPartsAsTetsIsAllowed) {
+  const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});
+  const std::vector<std::int32_t> part = foehn::partition_elements(mesh, 6);
+  for (std::int32_t p : part) EXPECT_TRUE(p >= 0 && p < 6);
+}
+
+TEST(Partition, BadArgumentsAreInvalidInput) {
+  const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});  // 6 tets
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 0); }), ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, -3); }), ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 7); }), ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 2, {0.9, 0}); }),
+            ErrorCategory::invalid_input);
+  foehn::TetMesh broken = mesh;
+  broken.tets[0][1] = 1000;
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(broken, 2); }),
+            ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(foehn::TetMesh{}, 1); }),
+            ErrorCategory::invalid_input);
+}
+
+TEST(PartitionStats, CutOfAPlanarSplitIsTheFacesOnThePlane) {
+  const foehn::TetMesh mesh = box();  // 12 x 10 x 8 cubes of 1 m
+  std::vector<std::int32_t> part;
+  for (const foehn::Tet& tet : mesh.tets) {
+    double x = 0;
+    for (std::int32_t n : tet) x += mesh.nodes[static_cast<std::size_t>(n)][0] / 4;
+    part.push_back(x < 5.0 ? 0 : 1);
+  }
+  const foehn::PartitionStats stats = foehn::partition_stats(mesh, part);
+  EXPECT_EQ(stats.parts, 2);
+  EXPECT_EQ(stats.elements_per_part, (std::vector<std::int64_t>{5 * 80 * 6, 7 * 80 * 6}));
+  EXPECT_DOUBLE_EQ(stats.imbalance, 7.0 / 6.0);
+  EXPECT_EQ(stats.cut_faces, 2 * 10 * 8);  // two triangles per unit square of the plane x = 5
+  // Faces: 4 per tet, boundary ones counted once, interior ones shared by two tets.
+  EXPECT_EQ(stats.interior_faces,
+            static_cast<std::int64_t>(4 * mesh.tet_count() - mesh.boundary_face_count()) / 2);
+}
+
+TEST(PartitionStats, BadPartitionIsInvalidInput) {
+  const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});
+  EXPECT_EQ(category_of([&] { foehn::partition_stats(mesh, {0, 0, 0}); }),
+            ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_stats(mesh, {0, 0, 0, -1, 0, 0}); }),
+            ErrorCategory::invalid_input);
+}
+
+}  // namespace

@@ -1,0 +1,61 @@
+// foehn::Error: categories, messages built by fail(), exit codes of applications.
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "foehn/runtime/error.hpp"
+
+namespace foehn {
+namespace {
+
+Error caught(ErrorCategory category) {
+  try {
+    fail(category, "mesh '", "hill.msh", "' has ", 3, " nodes and ", 0.5, " of a tet");
+  } catch (const Error& error) {
+    return error;
+  }
+  return Error(ErrorCategory::internal, "fail() did not throw");
+}
+
+TEST(FoehnError, FailBuildsTheMessageFromItsParts) {
+  const Error error = caught(ErrorCategory::invalid_input);
+  EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
+  EXPECT_EQ(std::string(error.what()), "mesh 'hill.msh' has 3 nodes and 0.5 of a tet");
+}
+
+TEST(FoehnError, IsAStdRuntimeError) {
+  try {
+    fail(ErrorCategory::cuda, "boom");
+    FAIL() << "fail() returned";
+  } catch (const std::runtime_error& error) {
+    EXPECT_STREQ(error.what(), "boom");
+  }
+}
+
+TEST(FoehnError, EveryCategoryHasAName) {
+  for (ErrorCategory category :
+       {ErrorCategory::invalid_input, ErrorCategory::cuda, ErrorCategory::petsc, ErrorCategory::io,
+        ErrorCategory::out_of_memory, ErrorCategory::unavailable, ErrorCategory::internal}) {
+    EXPECT_FALSE(to_string(category).empty());
+    EXPECT_NE(to_string(category), "unknown error");
+  }
+  EXPECT_EQ(to_string(ErrorCategory::out_of_memory), "out of memory");
+}
+
+TEST(FoehnError, BadInputExitsWithTwo) {
+  EXPECT_EQ(exit_code_for(caught(ErrorCategory::invalid_input)), 2);
+  // An unreadable input or unwritable output path counts as bad input (see error.hpp).
+  EXPECT_EQ(exit_code_for(caught(ErrorCategory::io)), 2);
+}
+
+TEST(FoehnError, EverythingElseExitsWithOne) {
+  for (ErrorCategory category :
+       {ErrorCategory::cuda, ErrorCategory::petsc, ErrorCategory::out_of_memory,
+        ErrorCategory::unavailable, ErrorCategory::internal}) {
+    EXPECT_EQ(exit_code_for(caught(category)), 1) << to_string(category);
+  }
+}
+
+}  // namespace
+}  // namespace foehn
