@@ -1,0 +1,55 @@
+#pragma once
+// The CPU reference backend of the FE core: a single-threaded loop over elements that computes
+// each element matrix with the shared element math (operators.hpp) and adds it into block-CSR
+// values with a binary search in the row, in element order. It is the ground truth every GPU
+// strategy is tested against; in deterministic mode the CUDA backend reproduces its sums
+// bit for bit.
+//
+//   CpuAssembler assembler(mesh);                        // pattern built once per mesh
+//   BlockCsrMatrix k = assembler.create_matrix<DiffusionOperator>();
+//   DiffusionOperator op;  op.tensor = field_ref(kappa);  op.source = field_ref(f);
+//   assembler.assemble(op, k, rhs);                       // values refreshed every call
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "foehn/fe/block_csr_matrix.hpp"
+#include "foehn/fe/operators.hpp"
+#include "foehn/mesh/tet_mesh.hpp"
+
+namespace foehn::fe {
+
+class CpuAssembler {
+ public:
+  // Copies coordinates and connectivity (the mesh may go away) and builds the node pattern.
+  // The mesh should have been validated; indices out of range are rejected here too.
+  explicit CpuAssembler(const TetMesh& mesh);
+
+  std::int64_t node_count() const noexcept { return static_cast<std::int64_t>(coordinates_.size() / 3); }
+  std::int64_t tet_count() const noexcept { return static_cast<std::int64_t>(tets_.size() / 4); }
+  const std::shared_ptr<const CsrPattern>& pattern() const noexcept { return pattern_; }
+  const std::vector<double>& coordinates() const noexcept { return coordinates_; }
+  const std::vector<std::int32_t>& tets() const noexcept { return tets_; }
+
+  // A zero matrix with the operator's block shape on this mesh's pattern.
+  template <class Op>
+  BlockCsrMatrix create_matrix() const {
+    return BlockCsrMatrix(pattern_, Op::block_rows, Op::block_cols);
+  }
+
+  // Sets `matrix` (and `rhs`, when not empty: node_count * Op::block_rows entries) to the
+  // assembled operator. Throws foehn::Error (invalid_input) for fields of the wrong size or
+  // with non-finite values, a matrix of another pattern or block shape, a wrong rhs size, or
+  // a degenerate element.
+  template <class Op>
+  void assemble(const Op& op, BlockCsrMatrix& matrix, std::span<double> rhs = {}) const;
+
+ private:
+  std::vector<double> coordinates_;  // node * 3 + d
+  std::vector<std::int32_t> tets_;   // tet * 4 + k
+  std::shared_ptr<const CsrPattern> pattern_;
+};
+
+}  // namespace foehn::fe
