@@ -8,12 +8,21 @@
 
 namespace foehn::fe {
 
-CpuAssembler::CpuAssembler(const TetMesh& mesh)
+CpuAssembler::CpuAssembler(const TetMesh& mesh, CpuAssemblyOptions options)
     : pattern_(std::make_shared<const CsrPattern>(build_node_pattern(mesh))) {
   coordinates_.reserve(mesh.nodes.size() * 3);
   for (const Point3& p : mesh.nodes) coordinates_.insert(coordinates_.end(), p.begin(), p.end());
   tets_.reserve(mesh.tets.size() * 4);
   for (const Tet& t : mesh.tets) tets_.insert(tets_.end(), t.begin(), t.end());
+  if (options.use_slot_map) {
+    slot_map_.resize(mesh.tets.size() * 16);
+    for (std::size_t t = 0; t < mesh.tets.size(); ++t)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j)
+          slot_map_[t * 16 + i * 4 + j] =
+              block_slot(pattern_->row_offsets.data(), pattern_->column_indices.data(),
+                         mesh.tets[t][i], mesh.tets[t][j]);
+  }
 }
 
 template <class Op>
@@ -31,17 +40,20 @@ void CpuAssembler::assemble(const Op& op, BlockCsrMatrix& matrix, std::span<doub
   std::fill(rhs.begin(), rhs.end(), 0.0);
   const std::int32_t* row_offsets = pattern_->row_offsets.data();
   const std::int32_t* column_indices = pattern_->column_indices.data();
-  ElementContext ctx;
-  Mat<4 * R, 4 * C> a;
-  Vec<4 * R> b;
+  ElementContextFor<typename Op::Rule> ctx;
+  ElementResult<Op> element;
   for (std::int64_t e = 0; e < tet_count(); ++e) {
     if (!prepare_element(coordinates_.data(), tets_.data(), e, ctx))
       fail(ErrorCategory::invalid_input, Op::name, " operator: tet ", e,
            " is degenerate or inverted (validate the mesh first)");
-    op.element(ctx, a, b);
-    scatter_element_matrix<R, C>(row_offsets, column_indices, matrix.values.data(), ctx.nodes, a,
-                                 PlainAdd{});
-    if (!rhs.empty()) scatter_element_vector<R>(rhs.data(), ctx.nodes, b, PlainAdd{});
+    compute_element(op, ctx, element);
+    if (slot_map_.empty())
+      scatter_element_matrix<R, C>(row_offsets, column_indices, matrix.values.data(), ctx.nodes,
+                                   element, PlainAdd{});
+    else
+      scatter_element_matrix_mapped<R, C>(slot_map_.data() + e * 16, matrix.values.data(), element,
+                                          PlainAdd{});
+    if (!rhs.empty()) scatter_element_vector<R>(rhs.data(), ctx.nodes, element, PlainAdd{});
   }
 }
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "foehn/fe/csr_pattern.hpp"
-#include "foehn/fe/small_matrix.hpp"
+#include "foehn/fe/operators.hpp"
 
 namespace foehn::fe {
 
@@ -23,12 +23,13 @@ FOEHN_HD std::int32_t block_slot(const std::int32_t* row_offsets,
   return find_column(column_indices, row_offsets[row], row_offsets[row + 1], column);
 }
 
-// values[slot * R * C + r * C + c] += a(i*R + r, j*C + c) for the 4 x 4 node pairs.
-template <int R, int C, class Add>
+// values[slot * R * C + r * C + c] += element.entry(i, j, r, c) for the 4 x 4 node pairs;
+// `element` is a DenseElement or an operator's CompactElement (operators.hpp).
+template <int R, int C, class Element, class Add>
 FOEHN_HD void scatter_element_matrix(const std::int32_t* row_offsets,
                                      const std::int32_t* column_indices, double* values,
-                                     const Array<std::int32_t, 4>& nodes,
-                                     const Mat<4 * R, 4 * C>& a, const Add& add) {
+                                     const Array<std::int32_t, 4>& nodes, const Element& element,
+                                     const Add& add) {
   FOEHN_UNROLL
   for (int i = 0; i < 4; ++i) {
     FOEHN_UNROLL
@@ -38,21 +39,40 @@ FOEHN_HD void scatter_element_matrix(const std::int32_t* row_offsets,
       FOEHN_UNROLL
       for (int r = 0; r < R; ++r) {
         FOEHN_UNROLL
-        for (int c = 0; c < C; ++c) add(block + r * C + c, a.a[i * R + r][j * C + c]);
+        for (int c = 0; c < C; ++c) add(block + r * C + c, element.entry(i, j, r, c));
       }
     }
   }
 }
 
-// rhs[node * R + r] += b(i*R + r)
-template <int R, class Add>
+// The same with the 16 block slots of the element precomputed (slots[i * 4 + j], e.g. from the
+// element -> slot map built once per mesh): no search.
+template <int R, int C, class Element, class Add>
+FOEHN_HD void scatter_element_matrix_mapped(const std::int32_t* slots, double* values,
+                                            const Element& element, const Add& add) {
+  FOEHN_UNROLL
+  for (int i = 0; i < 4; ++i) {
+    FOEHN_UNROLL
+    for (int j = 0; j < 4; ++j) {
+      double* block = values + static_cast<std::int64_t>(slots[i * 4 + j]) * (R * C);
+      FOEHN_UNROLL
+      for (int r = 0; r < R; ++r) {
+        FOEHN_UNROLL
+        for (int c = 0; c < C; ++c) add(block + r * C + c, element.entry(i, j, r, c));
+      }
+    }
+  }
+}
+
+// rhs[node * R + r] += element.rhs(i*R + r)
+template <int R, class Element, class Add>
 FOEHN_HD void scatter_element_vector(double* rhs, const Array<std::int32_t, 4>& nodes,
-                                     const Vec<4 * R>& b, const Add& add) {
+                                     const Element& element, const Add& add) {
   FOEHN_UNROLL
   for (int i = 0; i < 4; ++i) {
     FOEHN_UNROLL
     for (int r = 0; r < R; ++r)
-      add(rhs + static_cast<std::int64_t>(nodes[i]) * R + r, b.v[i * R + r]);
+      add(rhs + static_cast<std::int64_t>(nodes[i]) * R + r, element.rhs(i * R + r));
   }
 }
 

@@ -20,17 +20,23 @@
 
 namespace foehn::fe {
 
-// The published 11-point rule (vertices, edge midpoints, centroid), exact to degree 3: enough
-// for every integrand below with P1 coefficients (mass with a P1 coefficient is degree 3).
+// The published 11-point rule (vertices, edge midpoints, centroid), exact to degree 3: what the
+// seed pipeline uses for every operator. The other backends use each operator's own `Rule`,
+// the cheapest rule that integrates its integrand exactly (for P1 coefficients on an affine
+// tet), so they compute the same matrix up to round-off with fewer points.
 using DefaultRule = TetVertexEdge11;
 using P1Geometry = AffineGeometry<3, 4, DefaultRule::ngi>;
 
-struct ElementContext {
+template <class Rule>
+struct ElementContextFor {
+  using rule_type = Rule;
+  static constexpr int ngi = Rule::ngi;
   Array<std::int32_t, 4> nodes;
-  Mat<4, 3> x;                    // node coordinates
-  P1Geometry geometry;            // detwei, physical shape derivatives
-  Mat<DefaultRule::ngi, 4> n;     // shape functions at the quadrature points
+  Mat<4, 3> x;                              // node coordinates
+  AffineGeometry<3, 4, Rule::ngi> geometry;  // detwei, physical shape derivatives
+  Mat<Rule::ngi, 4> n;                      // shape functions at the quadrature points
 };
+using ElementContext = ElementContextFor<DefaultRule>;
 
 // A non-owning view of a nodal field: trivially copyable into a kernel's parameters.
 struct FieldRef {
@@ -45,21 +51,24 @@ FieldRef field_ref(const Container& values) {
 
 namespace detail {
 // Value of an optional P1 scalar field at quadrature point gi (1 when absent).
+template <int Ngi>
 struct OptionalScalarAtQuad {
-  const Mat<DefaultRule::ngi, 4>* n;
+  const Mat<Ngi, 4>* n;
   Vec<4> nodal;
   bool present;
   FOEHN_HD double operator()(int gi) const { return present ? interpolate(*n, gi, nodal) : 1.0; }
 };
-FOEHN_HD OptionalScalarAtQuad optional_scalar(const double* field, const ElementContext& e) {
-  OptionalScalarAtQuad q{&e.n, Vec<4>::zero(), field != nullptr};
+template <class Ctx>
+FOEHN_HD OptionalScalarAtQuad<Ctx::ngi> optional_scalar(const double* field, const Ctx& e) {
+  OptionalScalarAtQuad<Ctx::ngi> q{&e.n, Vec<4>::zero(), field != nullptr};
   if (field) q.nodal = ele_val<4>(field, e.nodes);
   return q;
 }
 // Right-hand side ∫ N_i f for a P1 source (zero when absent).
-FOEHN_HD Vec<4> load_vector(const double* source, const ElementContext& e) {
+template <class Ctx>
+FOEHN_HD Vec<4> load_vector(const double* source, const Ctx& e) {
   if (!source) return Vec<4>::zero();
-  const Vec<DefaultRule::ngi> f = ele_val_at_quad(e.n, ele_val<4>(source, e.nodes));
+  const Vec<Ctx::ngi> f = ele_val_at_quad(e.n, ele_val<4>(source, e.nodes));
   return shape_rhs(e.n, e.geometry.detwei, f);
 }
 }  // namespace detail
@@ -68,6 +77,7 @@ FOEHN_HD Vec<4> load_vector(const double* source, const ElementContext& e) {
 struct MassOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "mass";
+  using Rule = TetVertexEdge11;  // c N_i N_j with a P1 c: degree 3
   double scale = 1.0;
   FieldRef coefficient{};  // c, scalar P1 (optional)
   FieldRef source{};       // f, scalar P1 (optional)
@@ -79,7 +89,8 @@ struct MassOperator {
     visit(source, 1, "source", false);
   }
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 4>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     a = scale * shape_shape(e.n, e.geometry.detwei, detail::optional_scalar(coefficient.data, e));
     b = detail::load_vector(source.data, e);
   }
@@ -89,6 +100,7 @@ struct MassOperator {
 struct AdvectionOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "advection";
+  using Rule = TetStroud4;  // N_i u · ∇N_j with a P1 u: degree 2
   double scale = 1.0;
   FieldRef velocity{};  // u, vector P1 (required)
   FieldRef source{};
@@ -100,7 +112,8 @@ struct AdvectionOperator {
     visit(source, 1, "source", false);
   }
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 4>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     const auto u = ele_val_at_quad(e.n, ele_val_vector<4, 3>(velocity.data, e.nodes));
     a = scale * shape_vector_dot_dshape(e.n, u, e.geometry);
     b = detail::load_vector(source.data, e);
@@ -111,6 +124,7 @@ struct AdvectionOperator {
 struct DiffusionOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "diffusion";
+  using Rule = TetStroud4;  // ∇N_i · K ∇N_j with a P1 K: degree 1; the load N_i f: degree 2
   double scale = 1.0;
   FieldRef tensor{};  // K, tensor P1 (optional)
   FieldRef source{};
@@ -122,7 +136,8 @@ struct DiffusionOperator {
     visit(source, 1, "source", false);
   }
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 4>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     if (tensor.data) {
       const auto k = ele_val_at_quad(e.n, ele_val_tensor<4>(tensor.data, e.nodes));
       a = scale * dshape_tensor_dshape(e.geometry, k);
@@ -138,6 +153,7 @@ struct DiffusionOperator {
 struct AdvectionDiffusionOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "advection_diffusion";
+  using Rule = TetStroud4;  // mass and advection terms: degree 2
   double inverse_dt = 1.0;
   double theta = 0.5;
   FieldRef velocity{};  // required
@@ -152,7 +168,8 @@ struct AdvectionDiffusionOperator {
     visit(source, 1, "source", false);
   }
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 4>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     const auto u = ele_val_at_quad(e.n, ele_val_vector<4, 3>(velocity.data, e.nodes));
     Mat<4, 4> transport = shape_vector_dot_dshape(e.n, u, e.geometry);
     if (tensor.data) {
@@ -174,12 +191,14 @@ struct AdvectionDiffusionOperator {
 struct StabilisationOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "stabilisation";
+  using Rule = TetCentroid1;  // constant integrand
   double scale = 1.0;
 
   template <class Visitor>
   void for_each_field(Visitor&&) const {}  // no nodal fields
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 4>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     ElementLengthScales<double> lengths{};
     b = Vec<4>::zero();
     if (!edge_lengths<EigenMethod::jacobi>(e.x, lengths)) {
@@ -205,12 +224,14 @@ struct StabilisationOperator {
 struct DivergenceOperator {
   static constexpr int block_rows = 1, block_cols = 3;
   static constexpr const char* name = "divergence";
+  using Rule = TetCentroid1;  // N_i ∂N_j/∂x: degree 1
   double scale = 1.0;
 
   template <class Visitor>
   void for_each_field(Visitor&&) const {}  // no nodal fields
 
-  FOEHN_HD void element(const ElementContext& e, Mat<4, 12>& a, Vec<4>& b) const {
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<4, 12>& a, Vec<4>& b) const {
     a = scale * divergence_block(shape_dshape(e.n, e.geometry));
     b = Vec<4>::zero();
   }
@@ -223,6 +244,7 @@ struct DivergenceOperator {
 struct MomentumOperator {
   static constexpr int block_rows = 3, block_cols = 3;
   static constexpr const char* name = "momentum";
+  using Rule = TetStroud4;  // mass and advection terms: degree 2
   double density_over_dt = 1.0;
   double viscosity = 1.0;
   FieldRef advecting_velocity{};  // w, vector P1 (optional)
@@ -235,16 +257,32 @@ struct MomentumOperator {
     visit(body_force, 3, "body_force", false);
   }
 
-  FOEHN_HD void element(const ElementContext& e, Mat<12, 12>& a, Vec<12>& b) const {
+  // The 12 x 12 element matrix has too many entries to live in registers (nvcc spills it),
+  // so the kernels use this compact form and produce each entry when it is scattered:
+  //   entry(i, j, a, b) = scalar(i, j) δ_ab + mu |T| ∂N_i/∂x_b ∂N_j/∂x_a
+  struct CompactElement {
+    Mat<4, 4> scalar;   // (rho/dt) M + mu L (+ A)
+    Mat<4, 3> dn;       // physical shape derivatives (constant on a P1 tet)
+    double mu_volume;   // mu times the element volume
+    Vec<12> b;
+    FOEHN_HD double entry(int i, int j, int a, int c) const {
+      const double transpose = mu_volume * dn.a[i][c] * dn.a[j][a];
+      return a == c ? scalar.a[i][j] + transpose : transpose;
+    }
+    FOEHN_HD double rhs(int k) const { return b.v[k]; }
+  };
+
+  template <class Ctx>
+  FOEHN_HD void element_compact(const Ctx& e, CompactElement& out) const {
     const Mat<4, 4> mass = shape_shape(e.n, e.geometry.detwei);
-    Mat<4, 4> scalar_part = density_over_dt * mass + viscosity * dshape_dot_dshape(e.geometry);
+    out.scalar = density_over_dt * mass + viscosity * dshape_dot_dshape(e.geometry);
     if (advecting_velocity.data) {
       const auto w = ele_val_at_quad(e.n, ele_val_vector<4, 3>(advecting_velocity.data, e.nodes));
-      scalar_part += shape_vector_dot_dshape(e.n, w, e.geometry);
+      out.scalar += shape_vector_dot_dshape(e.n, w, e.geometry);
     }
-    a = expand_identity_blocks<3>(scalar_part);
-    a += dshape_transpose_dshape_blocks(e.geometry, uniform(viscosity));
-    b = Vec<12>::zero();
+    out.dn = e.geometry.dn;
+    out.mu_volume = viscosity * element_measure(e.geometry);
+    out.b = Vec<12>::zero();
     if (body_force.data) {
       const Mat<4, 3> f = ele_val_vector<4, 3>(body_force.data, e.nodes);
       // ∫ N_i N_j f_j,a = (M f)_(i,a): the consistent load of a P1 force.
@@ -253,20 +291,73 @@ struct MomentumOperator {
         FOEHN_UNROLL
         for (int j = 0; j < 4; ++j) {
           FOEHN_UNROLL
-          for (int d = 0; d < 3; ++d) b.v[i * 3 + d] += mass.a[i][j] * f.a[j][d];
+          for (int d = 0; d < 3; ++d) out.b.v[i * 3 + d] += mass.a[i][j] * f.a[j][d];
         }
       }
     }
   }
+
+  // The full matrix, for tests and host code (the same arithmetic as the compact form).
+  template <class Ctx>
+  FOEHN_HD void element(const Ctx& e, Mat<12, 12>& a, Vec<12>& b) const {
+    CompactElement c;
+    element_compact(e, c);
+    FOEHN_UNROLL
+    for (int i = 0; i < 4; ++i) {
+      FOEHN_UNROLL
+      for (int j = 0; j < 4; ++j) {
+        FOEHN_UNROLL
+        for (int r = 0; r < 3; ++r) {
+          FOEHN_UNROLL
+          for (int k = 0; k < 3; ++k) a.a[i * 3 + r][j * 3 + k] = c.entry(i, j, r, k);
+        }
+      }
+    }
+    b = c.b;
+  }
 };
+
+// What the assembly machinery computes per element: an operator's CompactElement when it has
+// one, otherwise the dense element matrix and vector. Both answer entry(i, j, r, c) (block
+// (i, j), entry (r, c)) and rhs(k) (k = i * R + r).
+template <int R, int C>
+struct DenseElement {
+  Mat<4 * R, 4 * C> a;
+  Vec<4 * R> b;
+  FOEHN_HD double entry(int i, int j, int r, int c) const { return a.a[i * R + r][j * C + c]; }
+  FOEHN_HD double rhs(int k) const { return b.v[k]; }
+};
+
+template <class Op>
+concept HasCompactElement = requires { typename Op::CompactElement; };
+
+template <class Op>
+struct ElementResultOf {
+  using type = DenseElement<Op::block_rows, Op::block_cols>;
+};
+template <HasCompactElement Op>
+struct ElementResultOf<Op> {
+  using type = typename Op::CompactElement;
+};
+template <class Op>
+using ElementResult = typename ElementResultOf<Op>::type;
+
+template <class Op, class Ctx>
+FOEHN_HD void compute_element(const Op& op, const Ctx& ctx, ElementResult<Op>& out) {
+  if constexpr (HasCompactElement<Op>)
+    op.element_compact(ctx, out);
+  else
+    op.element(ctx, out.a, out.b);
+}
 
 // Gathers coordinates and computes the geometry of tet `e`; false for a singular or inverted
 // element (the mesh layer rejects those before assembly, so this is a guard).
+template <class Rule>
 FOEHN_HD bool prepare_element(const double* coordinates, const std::int32_t* tets,
-                                     std::int64_t e, ElementContext& ctx) {
+                              std::int64_t e, ElementContextFor<Rule>& ctx) {
   ctx.nodes = ele_nodes<4>(tets, e);
   ctx.x = ele_val_vector<4, 3>(coordinates, ctx.nodes);
-  constexpr DefaultRule rule{};
+  constexpr Rule rule{};
   ctx.n = p1_shape_at_quad(rule);
   return transform_to_physical(ctx.x, rule, ctx.geometry) == TransformStatus::ok;
 }

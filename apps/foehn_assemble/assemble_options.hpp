@@ -1,0 +1,70 @@
+#pragma once
+// Options of foehn-assemble, read from the PETSc options database.
+
+#include <array>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include "foehn/mesh/mountain.hpp"
+
+namespace foehn::app {
+
+enum class OperatorKind {
+  mass,
+  advection,
+  diffusion,
+  advection_diffusion,
+  stabilisation,
+  divergence,
+  momentum
+};
+std::string_view to_string(OperatorKind kind);
+
+enum class MeshNumbering { natural, shuffled, reordered };
+
+// A nodal coefficient as given on the command line: absent, a constant (one value per
+// component), a named node field of the -i mesh ("field:NAME"), or the linear function of
+// the coordinates that -source linear means.
+struct CoefficientSpec {
+  enum class Kind { absent, constant, linear, field };
+  Kind kind = Kind::absent;
+  std::array<double, 3> value{};  // constant: u,v,w / kxx,kyy,kzz / 1
+  std::string field;              // field: node field name
+  std::string text;               // as given, for the summary line
+};
+
+struct AssembleToolOptions {
+  std::string input;             // -i: mesh file; empty: generate Mountainwave3D
+  MountainMeshOptions mountain;  // -cells_x/-cells_y/-cells_z/-target_tets
+  MeshNumbering numbering = MeshNumbering::natural;
+  long long seed = 1;
+
+  OperatorKind op = OperatorKind::mass;
+  CoefficientSpec velocity;  // default 10,0,0: the mountain-wave inflow
+  CoefficientSpec tensor;    // absent: K = I (the operator's Laplacian path)
+  CoefficientSpec source;    // absent: no right-hand side
+  double scale = 1.0;
+  double dt = 1.0;
+  double theta = 0.5;
+  double density = 1.0;
+  double viscosity = 1.0;
+
+  std::string matrix_output;  // -o: .mtx
+  std::string rhs_output;     // -rhs_o: .mtx (array)
+  std::string petsc_binary;   // -petsc_binary: Mat (then Vec) in PETSc's binary format
+  int repeat = 1;
+
+  // Coefficient options given explicitly (e.g. "-dt"), to point out those the chosen
+  // operator does not use.
+  std::set<std::string> given;
+};
+
+// Reads every option (so -help lists them all) and checks their values; throws
+// foehn::Error (invalid_input) naming the option for a bad value.
+AssembleToolOptions read_assemble_tool_options();
+
+// The coefficient options `op` reads ("-velocity", "-dt", ...).
+std::set<std::string> options_used_by(OperatorKind op);
+
+}  // namespace foehn::app

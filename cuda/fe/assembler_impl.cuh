@@ -1,0 +1,96 @@
+#pragma once
+// Private state of CudaAssembler and the helpers its .cu files share.
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/element_scatter.hpp"
+#include "foehn/runtime/cuda_check.hpp"
+
+namespace foehn::fe {
+
+struct CudaAssembler::Impl {
+  const Stream* stream = nullptr;
+  CudaAssemblyOptions options;
+  std::int64_t node_count = 0;
+  std::int64_t tet_count = 0;
+  std::int64_t nnz = 0;
+  DeviceArray<double> coordinates;           // node * 3 + d
+  DeviceArray<std::int32_t> tets;            // tet * 4 + k
+  DeviceArray<std::int32_t> row_offsets;     // node pattern, nnz block slots
+  DeviceArray<std::int32_t> column_indices;
+  // fused_map and deterministic: slot of block (i, j) of tet e at e * 16 + i * 4 + j.
+  DeviceArray<std::int32_t> slot_map;
+  // deterministic: for each slot, its contributions (e * 16 + i * 4 + j) in ascending order;
+  // for each node, its RHS contributions (e * 4 + i) in ascending order.
+  DeviceArray<std::int32_t> slot_contribution_offsets;
+  DeviceArray<std::int32_t> slot_contributions;
+  DeviceArray<std::int32_t> node_contribution_offsets;
+  DeviceArray<std::int32_t> node_contributions;
+
+  cudaStream_t native_stream() const { return native(*stream); }
+  unsigned grid_for(std::int64_t threads) const {
+    const std::int64_t blocks = (threads + options.block_size - 1) / options.block_size;
+    return static_cast<unsigned>(blocks > 0 ? blocks : 1);  // kernels check their bounds
+  }
+  void build_pattern();
+  void build_slot_map();
+  void build_contribution_lists();
+};
+
+// The scatter policy of the atomic strategies: atomicAdd on the device (the host branch only
+// exists so that the shared FOEHN_HD scatter compiles for both sides).
+struct AtomicAdd {
+  FOEHN_HD void operator()(double* target, double value) const {
+#if defined(__CUDA_ARCH__)
+    atomicAdd(target, value);
+#else
+    *target += value;
+#endif
+  }
+};
+
+// NaN everywhere: what a kernel stores for an element it could not compute (a degenerate tet
+// that slipped past the host checks), so the failure shows in the result instead of hiding.
+template <int R, int C>
+__device__ void poison_element(DenseElement<R, C>& e) {
+  const double nan = __longlong_as_double(0x7ff8000000000000LL);
+  for (int i = 0; i < 4 * R; ++i) {
+    for (int j = 0; j < 4 * C; ++j) e.a.a[i][j] = nan;
+    e.b.v[i] = nan;
+  }
+}
+__device__ inline void poison_element(MomentumOperator::CompactElement& e) {
+  const double nan = __longlong_as_double(0x7ff8000000000000LL);
+  e.mu_volume = nan;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) e.scalar.a[i][j] = nan;
+  for (int k = 0; k < 12; ++k) e.b.v[k] = nan;
+}
+
+// Checks an operator's device fields and the output shapes before any kernel runs.
+template <class Op>
+void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,
+                              const DeviceBlockCsrMatrix& matrix, const DeviceArray<double>* rhs);
+
+// Strategy entry points (one .cu file each, instantiated there for every operator).
+template <class Op>
+void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
+                   DeviceArray<double>* rhs);
+template <class Op>
+void assemble_fused(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
+                    DeviceArray<double>* rhs, bool use_slot_map);
+template <class Op>
+void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
+                            DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs);
+
+// Applies MACRO(Op) to every operator of the FE core (explicit instantiations).
+#define FOEHN_FOR_EACH_OPERATOR(MACRO)                                                   \
+  MACRO(MassOperator)                                                                   \
+  MACRO(AdvectionOperator)                                                              \
+  MACRO(DiffusionOperator) MACRO(AdvectionDiffusionOperator) MACRO(StabilisationOperator) \
+      MACRO(DivergenceOperator) MACRO(MomentumOperator)
+
+}  // namespace foehn::fe

@@ -1,0 +1,104 @@
+// deterministic: no atomics. Element matrices go to a buffer (E x 16 blocks of R x C); then one
+// thread per nonzero block sums that block's contributions in ascending element order, which
+// is exactly the order of the CPU reference loop (zero, then += element by element). This
+// file is compiled with --fmad=false, like the host side is with -ffp-contract=off, so the
+// element matrices and the sums are bitwise identical to the CPU reference.
+//
+// Byte model per element (scalar operator with a P1 tensor field): the element kernel reads
+// connectivity 16, coordinates 96, tensor 288 and writes 16 x 8 matrix values + 4 x 8 RHS;
+// the gather reads 16 x (4 + 8) per element (contribution index + value) and writes each
+// nonzero once (8 bytes, about 6.5 per element for a P1 tet mesh), plus its offsets.
+
+#include "assembler_impl.cuh"
+
+namespace foehn::fe {
+
+namespace {
+
+template <class Op>
+__global__ void element_matrices_kernel(Op op, const double* __restrict__ coordinates,
+                                        const std::int32_t* __restrict__ tets,
+                                        std::int64_t tet_count, double* __restrict__ matrices,
+                                        double* __restrict__ vectors) {
+  constexpr int R = Op::block_rows, C = Op::block_cols;
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  ElementContextFor<typename Op::Rule> ctx;
+  ElementResult<Op> element;
+  if (prepare_element(coordinates, tets, e, ctx))
+    compute_element(op, ctx, element);
+  else
+    poison_element(element);
+  double* out = matrices + e * (16 * R * C);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+#pragma unroll
+      for (int r = 0; r < R; ++r) {
+#pragma unroll
+        for (int c = 0; c < C; ++c) out[((i * 4 + j) * R + r) * C + c] = element.entry(i, j, r, c);
+      }
+    }
+  }
+  if (vectors) {
+#pragma unroll
+    for (int k = 0; k < 4 * R; ++k) vectors[e * (4 * R) + k] = element.rhs(k);
+  }
+}
+
+// values[s * W + w] = sum over the contributions k of s, in order, of parts[k * W + w].
+template <int W>
+__global__ void ordered_sum_kernel(const std::int32_t* __restrict__ offsets,
+                                   const std::int32_t* __restrict__ contributions,
+                                   std::int64_t targets, const double* __restrict__ parts,
+                                   double* __restrict__ values) {
+  const std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (s >= targets) return;
+  double sum[W];
+#pragma unroll
+  for (int w = 0; w < W; ++w) sum[w] = 0.0;
+  for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) {
+    const double* part = parts + static_cast<std::int64_t>(contributions[k]) * W;
+#pragma unroll
+    for (int w = 0; w < W; ++w) sum[w] += part[w];
+  }
+#pragma unroll
+  for (int w = 0; w < W; ++w) values[s * W + w] = sum[w];
+}
+
+}  // namespace
+
+template <class Op>
+void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
+                            DeviceArray<double>* rhs) {
+  constexpr int R = Op::block_rows, C = Op::block_cols;
+  const Stream& stream = *impl.stream;
+  // Stream-ordered pool allocations: after the first assembly these come from the pool.
+  DeviceArray<double> matrices(static_cast<std::size_t>(impl.tet_count) * 16 * R * C, stream);
+  DeviceArray<double> vectors(rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0, stream);
+  element_matrices_kernel<Op><<<impl.grid_for(impl.tet_count), impl.options.block_size, 0,
+                                impl.native_stream()>>>(op, impl.coordinates.data(), impl.tets.data(),
+                                                        impl.tet_count, matrices.data(),
+                                                        rhs ? vectors.data() : nullptr);
+  FOEHN_CUDA_CHECK_LAUNCH("deterministic element matrices kernel");
+  ordered_sum_kernel<R * C><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
+                              impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
+                                                      impl.slot_contributions.data(), impl.nnz,
+                                                      matrices.data(), matrix.values.data());
+  FOEHN_CUDA_CHECK_LAUNCH("deterministic matrix gather kernel");
+  if (rhs) {
+    ordered_sum_kernel<R><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,
+                            impl.native_stream()>>>(impl.node_contribution_offsets.data(),
+                                                    impl.node_contributions.data(), impl.node_count,
+                                                    vectors.data(), rhs->data());
+    FOEHN_CUDA_CHECK_LAUNCH("deterministic rhs gather kernel");
+  }
+}
+
+#define FOEHN_INSTANTIATE_DETERMINISTIC(Op)                                                    \
+  template void assemble_deterministic(CudaAssembler::Impl&, const Op&, DeviceBlockCsrMatrix&, \
+                                       DeviceArray<double>*);
+FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_DETERMINISTIC)
+
+}  // namespace foehn::fe

@@ -1,0 +1,388 @@
+// Runs the foehn-assemble executable and checks what it writes against the CPU reference
+// assembler run in this process (bitwise: both run the same libfoehn code on the same mesh and
+// fields), against SciPy's MatrixMarket reader and against PETSc's MatLoad; and that bad input
+// exits with code 2 and writes nothing.
+
+#include <gtest/gtest.h>
+#include <petscmat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "foehn/fe/cpu_assembler.hpp"
+#include "foehn/fe/matrix_market.hpp"
+#include "foehn/mesh/mesh_files.hpp"
+#include "foehn/mesh/mountain.hpp"
+#include "foehn/mesh/statistics.hpp"
+#include "foehn/petsc/petsc_check.hpp"
+
+namespace fs = std::filesystem;
+using namespace foehn;
+
+namespace {
+
+struct RunResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult run_command(const std::string& command) {
+  RunResult result;
+  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return result;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
+    result.output.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  return result;
+}
+
+RunResult run_tool(const std::string& arguments) {
+  return run_command(std::string(FOEHN_ASSEMBLE_TOOL) + " " + arguments);
+}
+
+// The small generated mesh of every test: -cells_x 4 -cells_y 4 -cells_z 3.
+const std::string small_mesh = "-cells_x 4 -cells_y 4 -cells_z 3";
+TetMesh small_mountain_mesh() {
+  MountainMeshOptions options;
+  options.cells_x = options.cells_y = 4;
+  options.cells_z = 3;
+  return generate_mountain_mesh(options);
+}
+
+// Nodal fields as the tool builds them from its options.
+std::vector<double> constant_vector(const TetMesh& mesh, std::array<double, 3> v) {
+  std::vector<double> f;
+  for (std::size_t i = 0; i < mesh.node_count(); ++i) f.insert(f.end(), v.begin(), v.end());
+  return f;
+}
+std::vector<double> diagonal_tensor(const TetMesh& mesh, std::array<double, 3> d) {
+  std::vector<double> f(mesh.node_count() * 9, 0.0);
+  for (std::size_t i = 0; i < mesh.node_count(); ++i)
+    for (int k = 0; k < 3; ++k) f[i * 9 + k * 4] = d[k];
+  return f;
+}
+std::vector<double> linear_scalar(const TetMesh& mesh) {
+  std::vector<double> f;
+  for (const Point3& x : mesh.nodes) f.push_back(x[0] + x[1] + x[2]);
+  return f;
+}
+std::vector<double> linear_vector(const TetMesh& mesh) {
+  std::vector<double> f;
+  for (const Point3& x : mesh.nodes) f.insert(f.end(), x.begin(), x.end());
+  return f;
+}
+
+struct Assembled {
+  fe::PointCsr matrix;
+  std::vector<double> rhs;  // empty when the case has no source
+};
+
+template <class Op>
+Assembled assemble(const TetMesh& mesh, const Op& op, bool with_rhs) {
+  const fe::CpuAssembler assembler(mesh);
+  fe::BlockCsrMatrix m = assembler.create_matrix<Op>();
+  Assembled out;
+  if (with_rhs) out.rhs.resize(mesh.node_count() * Op::block_rows);
+  assembler.assemble(op, m, out.rhs);
+  out.matrix = fe::to_point_csr(m);
+  return out;
+}
+
+void expect_bitwise_equal(const std::vector<double>& a, const std::vector<double>& b,
+                          const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (std::bit_cast<std::uint64_t>(a[k]) != std::bit_cast<std::uint64_t>(b[k])) ++differing;
+  EXPECT_EQ(differing, 0u) << what << ": " << differing << " of " << a.size() << " values differ";
+}
+
+void expect_same_matrix(const fe::PointCsr& a, const fe::PointCsr& b, const std::string& what) {
+  EXPECT_EQ(a.rows, b.rows) << what;
+  EXPECT_EQ(a.cols, b.cols) << what;
+  EXPECT_EQ(a.row_offsets, b.row_offsets) << what;
+  EXPECT_EQ(a.column_indices, b.column_indices) << what;
+  expect_bitwise_equal(a.values, b.values, what);
+}
+
+class AssembleTool : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    folder_ = fs::temp_directory_path() /
+              ("foehn_asm_" + std::to_string(::getpid()) + "_" +
+               ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(folder_);
+  }
+  void TearDown() override { fs::remove_all(folder_); }
+  std::string path(const std::string& name) const { return (folder_ / name).string(); }
+  std::size_t files_in_folder() const {
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
+  }
+  fs::path folder_;
+};
+
+struct OperatorCase {
+  std::string arguments;  // operator and coefficients
+  std::function<Assembled(const TetMesh&)> expected;
+};
+
+std::vector<OperatorCase> operator_cases() {
+  return {
+      {"-operator mass -scale 2.5 -source linear",
+       [](const TetMesh& mesh) {
+         const auto f = linear_scalar(mesh);
+         fe::MassOperator op;
+         op.scale = 2.5;
+         op.source = fe::field_ref(f);
+         return assemble(mesh, op, true);
+       }},
+      {"-operator advection -source constant",  // default velocity 10,0,0
+       [](const TetMesh& mesh) {
+         const auto u = constant_vector(mesh, {10, 0, 0});
+         const std::vector<double> f(mesh.node_count(), 1.0);
+         fe::AdvectionOperator op;
+         op.velocity = fe::field_ref(u);
+         op.source = fe::field_ref(f);
+         return assemble(mesh, op, true);
+       }},
+      {"-operator diffusion -tensor 50,50,5 -scale 0.5",
+       [](const TetMesh& mesh) {
+         const auto k = diagonal_tensor(mesh, {50, 50, 5});
+         fe::DiffusionOperator op;
+         op.scale = 0.5;
+         op.tensor = fe::field_ref(k);
+         return assemble(mesh, op, false);
+       }},
+      {"-operator advection_diffusion -dt 30 -theta 0.6 -velocity 3,-2,0.5 -source linear",
+       [](const TetMesh& mesh) {
+         const auto u = constant_vector(mesh, {3, -2, 0.5});
+         const auto f = linear_scalar(mesh);
+         fe::AdvectionDiffusionOperator op;
+         op.inverse_dt = 1.0 / 30.0;
+         op.theta = 0.6;
+         op.velocity = fe::field_ref(u);
+         op.source = fe::field_ref(f);
+         return assemble(mesh, op, true);
+       }},
+      {"-operator stabilisation -scale 0.25",
+       [](const TetMesh& mesh) {
+         fe::StabilisationOperator op;
+         op.scale = 0.25;
+         return assemble(mesh, op, false);
+       }},
+      {"-operator divergence",
+       [](const TetMesh& mesh) { return assemble(mesh, fe::DivergenceOperator{}, false); }},
+      {"-operator momentum -dt 10 -density 1.2 -viscosity 0.01 -source linear",
+       [](const TetMesh& mesh) {
+         const auto w = constant_vector(mesh, {10, 0, 0});
+         const auto f = linear_vector(mesh);
+         fe::MomentumOperator op;
+         op.density_over_dt = 1.2 / 10.0;
+         op.viscosity = 0.01;
+         op.advecting_velocity = fe::field_ref(w);
+         op.body_force = fe::field_ref(f);
+         return assemble(mesh, op, true);
+       }},
+  };
+}
+
+TEST_F(AssembleTool, EveryOperatorWritesTheMatrixOfTheCpuAssemblerBitwise) {
+  const TetMesh mesh = small_mountain_mesh();
+  for (const OperatorCase& c : operator_cases()) {
+    SCOPED_TRACE(c.arguments);
+    const Assembled expected = c.expected(mesh);
+    const bool with_rhs = !expected.rhs.empty();
+    const RunResult r = run_tool(small_mesh + " " + c.arguments + " -o " + path("m.mtx") +
+                                 (with_rhs ? " -rhs_o " + path("b.mtx") : std::string()));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    expect_same_matrix(fe::read_matrix_market(path("m.mtx")), expected.matrix, c.arguments);
+    if (with_rhs)
+      expect_bitwise_equal(fe::read_matrix_market_vector(path("b.mtx")), expected.rhs, "rhs");
+    EXPECT_EQ(files_in_folder(), with_rhs ? 2u : 1u);  // no temporaries left
+    fs::remove(path("m.mtx"));
+    fs::remove(path("b.mtx"));
+  }
+}
+
+TEST_F(AssembleTool, ReadsAMeshAndItsNodeFields) {
+  TetMesh mesh = small_mountain_mesh();
+  mesh.node_fields.push_back({"wind", 3, linear_vector(mesh)});
+  mesh.node_fields.push_back({"kdiag", 3, constant_vector(mesh, {4, 3, 0.5})});
+  write_mesh_file(mesh, path("in.vtu"));
+  const RunResult r = run_tool("-i " + path("in.vtu") +
+                               " -operator advection_diffusion -velocity field:wind "
+                               "-tensor field:kdiag -o " +
+                               path("m.mtx"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const TetMesh read = read_mesh_file(path("in.vtu"));
+  const auto k = diagonal_tensor(read, {4, 3, 0.5});
+  fe::AdvectionDiffusionOperator op;
+  op.velocity = fe::field_ref(read.node_fields[0].values);
+  op.tensor = fe::field_ref(k);
+  expect_same_matrix(fe::read_matrix_market(path("m.mtx")), assemble(read, op, false).matrix,
+                     "field coefficients");
+
+  const RunResult missing =
+      run_tool("-i " + path("in.vtu") + " -operator advection -velocity field:u");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("wind (3)"), std::string::npos) << missing.output;
+}
+
+TEST_F(AssembleTool, PrintsSizesNormAndTiming) {
+  const TetMesh mesh = small_mountain_mesh();
+  const RunResult r = run_tool(small_mesh + " -operator momentum -repeat 3");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::string n = std::to_string(mesh.node_count() * 3);
+  for (const std::string& expected : std::vector<std::string>{
+           "288 tets", "operator: momentum (3 x 3 blocks)", "matrix: " + n + " x " + n,
+           "Frobenius norm: ", "pattern: ", "over 3 run(s)", "tets/s"})
+    EXPECT_NE(r.output.find(expected), std::string::npos) << "missing '" << expected << "':\n"
+                                                          << r.output;
+  fe::MomentumOperator op;
+  const auto w = constant_vector(mesh, {10, 0, 0});
+  op.advecting_velocity = fe::field_ref(w);
+  double sum = 0.0;
+  for (double v : assemble(mesh, op, false).matrix.values) sum += v * v;
+  const std::size_t at = r.output.find("Frobenius norm: ");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_NEAR(std::stod(r.output.substr(at + 16)) / std::sqrt(sum), 1.0, 1e-15);
+}
+
+TEST_F(AssembleTool, SciPyReadsTheMassMatrixAndItSumsToTheVolume) {
+  const std::string python = FOEHN_SCIPY_PYTHON;
+  if (python.empty()) GTEST_SKIP() << "no python3 with SciPy was found at configure time";
+  const TetMesh mesh = small_mountain_mesh();
+  ASSERT_EQ(run_tool(small_mesh + " -operator mass -o " + path("m.mtx")).exit_code, 0);
+  std::ofstream(path("check.py")) << "import sys, scipy.io\n"
+                                     "m = scipy.io.mmread(sys.argv[1]).tocsr()\n"
+                                     "print(m.shape[0], m.shape[1], m.nnz, repr(float(m.sum())))\n";
+  const RunResult r = run_command(python + " " + path("check.py") + " " + path("m.mtx"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::istringstream in(r.output);
+  long long rows = 0, cols = 0, nnz = 0;
+  double sum = 0.0;
+  in >> rows >> cols >> nnz >> sum;
+  ASSERT_FALSE(in.fail()) << r.output;
+  const fe::PointCsr ours = fe::read_matrix_market(path("m.mtx"));
+  EXPECT_EQ(rows, static_cast<long long>(mesh.node_count()));
+  EXPECT_EQ(cols, rows);
+  EXPECT_EQ(nnz, static_cast<long long>(ours.values.size()));
+  EXPECT_NEAR(sum / compute_statistics(mesh).total_volume, 1.0, 1e-12);
+}
+
+TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
+  const std::string out = " -o " + path("m.mtx") + " -petsc_binary " + path("m.bin");
+  const auto expect_bad_input = [&](const std::string& arguments, const std::string& mention) {
+    const RunResult r = run_tool(small_mesh + " " + arguments + out);
+    EXPECT_EQ(r.exit_code, 2) << arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(mention), std::string::npos)
+        << arguments << ": message should mention '" << mention << "':\n"
+        << r.output;
+    EXPECT_EQ(files_in_folder(), 0u) << arguments;
+  };
+  expect_bad_input("-operator laplace", "unknown operator 'laplace'");
+  expect_bad_input("-operator advection -velocity 1,2", "-velocity expects three");
+  expect_bad_input("-operator advection -velocity 1,x,3", "'x' is not a finite number");
+  expect_bad_input("-operator advection -velocity none", "needs a velocity");
+  expect_bad_input("-operator diffusion -tensor 1,1", "-tensor expects three");
+  expect_bad_input("-source quadratic", "-source expects");
+  expect_bad_input("-rhs_o " + path("b.mtx"), "-rhs_o needs a right-hand side");
+  expect_bad_input("-theta 2 -operator advection_diffusion", "-theta");
+  expect_bad_input("-dt 0", "-dt");
+  expect_bad_input("-repeat 0", "-repeat");
+  expect_bad_input("-colour red", "-colour");
+  expect_bad_input("-operator mass -rhs_o " + path("no/such/folder/b.mtx") + " -source constant",
+                   "no/such/folder");
+  const RunResult missing_folder = run_tool(small_mesh + " -o " + path("no/such/folder/m.mtx"));
+  EXPECT_EQ(missing_folder.exit_code, 2) << missing_folder.output;
+  EXPECT_NE(missing_folder.output.find("no/such/folder"), std::string::npos)
+      << missing_folder.output;
+  const RunResult inverted =
+      run_tool("-i " + std::string(FOEHN_TEST_DATA_DIR) + "/cli/inverted_tet.msh" + out);
+  EXPECT_EQ(inverted.exit_code, 2) << inverted.output;
+  EXPECT_NE(inverted.output.find("inverted"), std::string::npos) << inverted.output;
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+TEST_F(AssembleTool, HelpListsTheOptions) {
+  const RunResult r = run_tool("-help");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* option : {"usage: foehn-assemble", "-operator", "-velocity", "-tensor",
+                             "-isotropic", "-source", "-dt", "-theta", "-density", "-viscosity",
+                             "-rhs_o", "-petsc_binary", "-repeat", "-target_tets"})
+    EXPECT_NE(r.output.find(option), std::string::npos) << option << "\n" << r.output;
+}
+
+// PETSc (and with it MPI) is initialised only here, after this test has run the tool: a child
+// started after MPI_Init would inherit the parent's MPI environment. Declared last so that a
+// run of the whole executable starts no tool after it.
+TEST_F(AssembleTool, PetscLoadsTheBinaryMatrixAndRightHandSide) {
+  const TetMesh mesh = small_mountain_mesh();
+  const RunResult r =
+      run_tool(small_mesh + " -operator momentum -source linear -petsc_binary " + path("m.bin"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(files_in_folder(), 1u) << "no .info file, no temporary";
+  fe::MomentumOperator op;
+  const auto w = constant_vector(mesh, {10, 0, 0});
+  const auto f = linear_vector(mesh);
+  op.advecting_velocity = fe::field_ref(w);
+  op.body_force = fe::field_ref(f);
+  const Assembled expected = assemble(mesh, op, true);
+
+  PetscBool initialised = PETSC_FALSE;
+  ASSERT_EQ(PetscInitialized(&initialised), 0);
+  if (!initialised) FOEHN_PETSC_CHECK(PetscInitializeNoArguments());
+  PetscViewer viewer;
+  Mat mat;
+  Vec vec;
+  FOEHN_PETSC_CHECK(
+      PetscViewerBinaryOpen(PETSC_COMM_SELF, path("m.bin").c_str(), FILE_MODE_READ, &viewer));
+  FOEHN_PETSC_CHECK(MatCreate(PETSC_COMM_SELF, &mat));
+  FOEHN_PETSC_CHECK(MatSetType(mat, MATSEQAIJ));
+  FOEHN_PETSC_CHECK(MatLoad(mat, viewer));
+  FOEHN_PETSC_CHECK(VecCreate(PETSC_COMM_SELF, &vec));
+  FOEHN_PETSC_CHECK(VecLoad(vec, viewer));
+  FOEHN_PETSC_CHECK(PetscViewerDestroy(&viewer));
+
+  fe::PointCsr loaded;
+  PetscInt rows = 0, cols = 0;
+  FOEHN_PETSC_CHECK(MatGetSize(mat, &rows, &cols));
+  loaded.rows = rows;
+  loaded.cols = cols;
+  loaded.row_offsets.push_back(0);
+  for (PetscInt i = 0; i < rows; ++i) {
+    PetscInt count = 0;
+    const PetscInt* columns = nullptr;
+    const PetscScalar* values = nullptr;
+    FOEHN_PETSC_CHECK(MatGetRow(mat, i, &count, &columns, &values));
+    loaded.column_indices.insert(loaded.column_indices.end(), columns, columns + count);
+    loaded.values.insert(loaded.values.end(), values, values + count);
+    loaded.row_offsets.push_back(static_cast<std::int64_t>(loaded.values.size()));
+    FOEHN_PETSC_CHECK(MatRestoreRow(mat, i, &count, &columns, &values));
+  }
+  expect_same_matrix(loaded, expected.matrix, "MatLoad");
+  PetscInt size = 0;
+  const PetscScalar* rhs = nullptr;
+  FOEHN_PETSC_CHECK(VecGetLocalSize(vec, &size));
+  FOEHN_PETSC_CHECK(VecGetArrayRead(vec, &rhs));
+  expect_bitwise_equal(std::vector<double>(rhs, rhs + size), expected.rhs, "VecLoad");
+  FOEHN_PETSC_CHECK(VecRestoreArrayRead(vec, &rhs));
+  FOEHN_PETSC_CHECK(VecDestroy(&vec));
+  FOEHN_PETSC_CHECK(MatDestroy(&mat));
+  FOEHN_PETSC_CHECK(PetscFinalize());
+}
+
+}  // namespace
