@@ -9,6 +9,8 @@
 // the gather reads 16 x (4 + 8) per element (contribution index + value) and writes each
 // nonzero once (8 bytes, about 6.5 per element for a P1 tet mesh), plus its offsets.
 
+#include <type_traits>
+
 #include "assembler_impl.cuh"
 
 namespace foehn::fe {
@@ -29,6 +31,9 @@ __global__ void element_matrices_kernel(Op op, const double* __restrict__ coordi
     compute_element(op, ctx, element);
   else
     poison_element(element);
+  if constexpr (HasCompactElement<Op>) {
+    element.store(matrices + e * Op::CompactElement::stored_doubles);
+  } else {
   double* out = matrices + e * (16 * R * C);
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
@@ -40,6 +45,7 @@ __global__ void element_matrices_kernel(Op op, const double* __restrict__ coordi
         for (int c = 0; c < C; ++c) out[((i * 4 + j) * R + r) * C + c] = element.entry(i, j, r, c);
       }
     }
+  }
   }
   if (vectors) {
 #pragma unroll
@@ -67,6 +73,39 @@ __global__ void ordered_sum_kernel(const std::int32_t* __restrict__ offsets,
   for (int w = 0; w < W; ++w) values[s * W + w] = sum[w];
 }
 
+// The momentum operator's gather from its stored compact elements: every entry of a
+// contribution is rebuilt with CompactElement::combine, the formula of the CPU reference.
+__global__ void ordered_sum_momentum_kernel(const std::int32_t* __restrict__ offsets,
+                                            const std::int32_t* __restrict__ contributions,
+                                            std::int64_t targets, const double* __restrict__ stored,
+                                            double* __restrict__ values) {
+  using Compact = MomentumOperator::CompactElement;
+  const std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (s >= targets) return;
+  double sum[9];
+#pragma unroll
+  for (int w = 0; w < 9; ++w) sum[w] = 0.0;
+  for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) {
+    const std::int32_t contribution = contributions[k];
+    const int i = (contribution & 15) >> 2, j = contribution & 3;
+    const double* element = stored + static_cast<std::int64_t>(contribution >> 4) * Compact::stored_doubles;
+    const double scalar_ij = element[i * 4 + j], mu_volume = element[28];
+    double dn_i[3], dn_j[3];
+#pragma unroll
+    for (int d = 0; d < 3; ++d) {
+      dn_i[d] = element[16 + i * 3 + d];
+      dn_j[d] = element[16 + j * 3 + d];
+    }
+#pragma unroll
+    for (int a = 0; a < 3; ++a) {
+#pragma unroll
+      for (int c = 0; c < 3; ++c) sum[a * 3 + c] += Compact::combine(scalar_ij, mu_volume, dn_i[c], dn_j[a], a == c);
+    }
+  }
+#pragma unroll
+  for (int w = 0; w < 9; ++w) values[s * 9 + w] = sum[w];
+}
+
 }  // namespace
 
 template <class Op>
@@ -75,17 +114,25 @@ void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op, DeviceBlock
   constexpr int R = Op::block_rows, C = Op::block_cols;
   const Stream& stream = *impl.stream;
   // Stream-ordered pool allocations: after the first assembly these come from the pool.
-  DeviceArray<double> matrices(static_cast<std::size_t>(impl.tet_count) * 16 * R * C, stream);
+  std::size_t per_element = 16 * R * C;
+  if constexpr (HasCompactElement<Op>) per_element = Op::CompactElement::stored_doubles;
+  DeviceArray<double> matrices(static_cast<std::size_t>(impl.tet_count) * per_element, stream);
   DeviceArray<double> vectors(rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0, stream);
   element_matrices_kernel<Op><<<impl.grid_for(impl.tet_count), impl.options.block_size, 0,
                                 impl.native_stream()>>>(op, impl.coordinates.data(), impl.tets.data(),
                                                         impl.tet_count, matrices.data(),
                                                         rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("deterministic element matrices kernel");
-  ordered_sum_kernel<R * C><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
-                              impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
-                                                      impl.slot_contributions.data(), impl.nnz,
-                                                      matrices.data(), matrix.values.data());
+  if constexpr (std::is_same_v<Op, MomentumOperator>)
+    ordered_sum_momentum_kernel<<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
+                                  impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
+                                                          impl.slot_contributions.data(), impl.nnz,
+                                                          matrices.data(), matrix.values.data());
+  else
+    ordered_sum_kernel<R * C><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
+                                impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
+                                                        impl.slot_contributions.data(), impl.nnz,
+                                                        matrices.data(), matrix.values.data());
   FOEHN_CUDA_CHECK_LAUNCH("deterministic matrix gather kernel");
   if (rhs) {
     ordered_sum_kernel<R><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,

@@ -265,11 +265,25 @@ struct MomentumOperator {
     Mat<4, 3> dn;       // physical shape derivatives (constant on a P1 tet)
     double mu_volume;   // mu times the element volume
     Vec<12> b;
+    // One formula for every backend, so that all of them round alike.
+    FOEHN_HD static double combine(double scalar_ij, double mu_volume, double dn_ic, double dn_ja,
+                                   bool diagonal) {
+      const double transpose = mu_volume * dn_ic * dn_ja;
+      return diagonal ? scalar_ij + transpose : transpose;
+    }
     FOEHN_HD double entry(int i, int j, int a, int c) const {
-      const double transpose = mu_volume * dn.a[i][c] * dn.a[j][a];
-      return a == c ? scalar.a[i][j] + transpose : transpose;
+      return combine(scalar.a[i][j], mu_volume, dn.a[i][c], dn.a[j][a], a == c);
     }
     FOEHN_HD double rhs(int k) const { return b.v[k]; }
+    // Stored form for the deterministic gather: 29 doubles instead of the 144 entries.
+    static constexpr int stored_doubles = 29;  // scalar (16), dn (12), mu_volume (1)
+    FOEHN_HD void store(double* out) const {
+      FOEHN_UNROLL
+      for (int k = 0; k < 16; ++k) out[k] = scalar.a[k / 4][k % 4];
+      FOEHN_UNROLL
+      for (int k = 0; k < 12; ++k) out[16 + k] = dn.a[k / 3][k % 3];
+      out[28] = mu_volume;
+    }
   };
 
   template <class Ctx>
