@@ -64,20 +64,28 @@ __global__ void seed_transform_to_physical(const double* __restrict__ x_local, s
   }
 }
 
-// local: element-local nodal values (e * 4 + i) * components + c -> values at the quadrature
-// points (e * kNgi + gi) * components + c.
-__global__ void seed_coefficient_at_quadrature(const double* __restrict__ local, int components,
+// local: element-local nodal values (e * 4 + i) * Components + c -> values at the quadrature
+// points, stored component-major, at_quad[(gi * Components + c) * tet_count + e], so that both
+// this kernel's stores and the element kernel's loads are coalesced across a warp.
+template <int Components>
+__global__ void seed_coefficient_at_quadrature(const double* __restrict__ local,
                                                std::int64_t tet_count, double* __restrict__ at_quad) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   const Mat<kNgi, 4> n = p1_shape_at_quad(DefaultRule{});
+  double nodal[4][Components];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int c = 0; c < Components; ++c) nodal[i][c] = local[(e * 4 + i) * Components + c];
 #pragma unroll
   for (int gi = 0; gi < kNgi; ++gi)
-    for (int c = 0; c < components; ++c) {
+#pragma unroll
+    for (int c = 0; c < Components; ++c) {
       double v = 0.0;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) v += n.a[gi][i] * local[(e * 4 + i) * components + c];
-      at_quad[(e * kNgi + gi) * components + c] = v;
+      for (int i = 0; i < 4; ++i) v += n.a[gi][i] * nodal[i][c];
+      at_quad[(gi * Components + c) * tet_count + e] = v;
     }
 }
 
@@ -118,7 +126,7 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 #pragma unroll
         for (int r = 0; r < 3; ++r)
 #pragma unroll
-          for (int c = 0; c < 3; ++c) k.v[gi].a[r][c] = in.quad_coefficient[(e * kNgi + gi) * 9 + r * 3 + c];
+          for (int c = 0; c < 3; ++c) k.v[gi].a[r][c] = in.quad_coefficient[(gi * 9 + r * 3 + c) * tet_count + e];
       element.a = op.scale * dshape_tensor_dshape(ctx.geometry, k);
       element.b = detail::load_vector(op.source.data, ctx);
     } else {
@@ -130,7 +138,7 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 #pragma unroll
       for (int gi = 0; gi < kNgi; ++gi)
 #pragma unroll
-        for (int d = 0; d < 3; ++d) w.v[gi].v[d] = in.quad_coefficient[(e * kNgi + gi) * 3 + d];
+        for (int d = 0; d < 3; ++d) w.v[gi].v[d] = in.quad_coefficient[(gi * 3 + d) * tet_count + e];
       MomentumOperator without_advection = op;
       without_advection.advecting_velocity = FieldRef{};
       without_advection.element_compact(ctx, element);  // mass, viscous terms, body force
@@ -239,8 +247,10 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix
                          quad_source != nullptr;
   if (uses_quad) {
     at_quad = DeviceArray<double>(e_count * kNgi * quad_components, stream);
-    seed_coefficient_at_quadrature<<<grid, block, 0, s>>>(quad_source, quad_components, e_count,
-                                                           at_quad.data());
+    if (quad_components == 9)
+      seed_coefficient_at_quadrature<9><<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
+    else
+      seed_coefficient_at_quadrature<3><<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
     FOEHN_CUDA_CHECK_LAUNCH("seed coefficient at quadrature");
   }
   stage_done();
