@@ -10,26 +10,26 @@ numberings=${3:-natural,shuffled,reordered}
 out=${OUT:-/tmp/foehn-out}
 mkdir -p "$out"
 run=.gpu/run
-nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv | tee "$out/device.txt"
+nvidia-smi --query-gpu=name,memory.total,clocks.sm,clocks.mem --format=csv
 
 if [[ $what == tests || $what == all ]]; then
   status=0
   for t in foehn_cuda_runtime foehn_cuda_runtime_check foehn_fe_device_tests foehn_cuda_fe_assembly; do
-    $run "$t" --gtest_brief=1 >"$out/test-$t.log" 2>&1 || status=1
-    tail -3 "$out/test-$t.log"
+    $run "$t" --gtest_brief=1 >/tmp/test-$t.log 2>&1 || status=1
+    { echo "== $t"; cat /tmp/test-$t.log; } >>"$out/gpu-tests.log"
+    tail -2 /tmp/test-$t.log
   done
   # memcheck on the whole assembly suite is slow: one mesh, every strategy and operator.
+  san="$out/sanitizer.log"
   $run compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 \
-    foehn_cuda_fe_assembly --gtest_filter='*mountain*:CudaPattern*' >"$out/memcheck.log" 2>&1 || status=1
-  tail -2 "$out/memcheck.log"
+    foehn_cuda_fe_assembly --gtest_filter='*mountain*:CudaPattern*' >>"$san" 2>&1 || status=1
   $run compute-sanitizer --tool racecheck --error-exitcode 9 \
     foehn_cuda_fe_assembly --gtest_filter='*mountain_fused_atomic*:*mountain_deterministic*' \
-    >"$out/racecheck.log" 2>&1 || status=1
-  tail -2 "$out/racecheck.log"
+    >>"$san" 2>&1 || status=1
   # The runtime tests provoke API errors on purpose (out of memory, invalid launch).
   $run compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 foehn_cuda_runtime \
-    >"$out/memcheck-runtime.log" 2>&1 || status=1
-  tail -2 "$out/memcheck-runtime.log"
+    >>"$san" 2>&1 || status=1
+  grep -E "SUMMARY|PASSED|FAILED" "$san"
   echo "tests status $status"
 fi
 
