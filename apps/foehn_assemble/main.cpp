@@ -22,6 +22,7 @@
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "petsc_application.hpp"
+#include "stopwatch.hpp"
 #include "petsc_binary.hpp"
 
 namespace foehn::app {
@@ -39,16 +40,6 @@ constexpr const char* usage =
     "sparsity pattern and the median assembly time (CPU reference assembler).\n"
     "example: foehn-assemble -cells_x 8 -cells_y 8 -cells_z 6 -operator advection_diffusion\n"
     "         -dt 30 -tensor 50,50,5 -source linear -o a.mtx -rhs_o b.mtx -repeat 5\n\n";
-
-class Stopwatch {
- public:
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 // Fails (io) now rather than after the assembly when an output cannot be written.
 void check_outputs_writable(const AssembleToolOptions& o) {

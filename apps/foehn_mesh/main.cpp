@@ -15,6 +15,7 @@
 #include "foehn/runtime/error.hpp"
 #include "mesh_tool_options.hpp"
 #include "petsc_application.hpp"
+#include "stopwatch.hpp"
 
 namespace foehn::app {
 namespace {
@@ -29,16 +30,6 @@ constexpr const char* usage =
     "  check     validate -i and list every defect; exit code 2 when invalid\n"
     "  stats     validate -i and print its statistics\n"
     "example: foehn-mesh generate -o out/mountain.vtu -boundary_o out/mountain_boundary.vtu\n\n";
-
-class Stopwatch {
- public:
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 MeshCheckOptions check_options(const MeshToolOptions& o) {
   MeshCheckOptions check;

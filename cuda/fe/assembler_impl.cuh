@@ -70,6 +70,18 @@ __device__ inline void poison_element(MomentumOperator::CompactElement& e) {
   for (int k = 0; k < 12; ++k) e.b.v[k] = nan;
 }
 
+// Tet e's element result with the operator's own quadrature rule; the element context (its
+// nodes are needed by the scatter) is returned through `ctx`.
+template <class Op>
+__device__ void element_result(const Op& op, const double* __restrict__ coordinates,
+                               const std::int32_t* __restrict__ tets, std::int64_t e,
+                               ElementContextFor<typename Op::Rule>& ctx, ElementResult<Op>& element) {
+  if (prepare_element(coordinates, tets, e, ctx))
+    compute_element(op, ctx, element);
+  else  // unreachable for a validated mesh: make the damage visible, never silent
+    poison_element(element);
+}
+
 // Checks an operator's device fields and the output shapes before any kernel runs.
 template <class Op>
 void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,

@@ -27,10 +27,7 @@ __global__ void element_matrices_kernel(Op op, const double* __restrict__ coordi
   if (e >= tet_count) return;
   ElementContextFor<typename Op::Rule> ctx;
   ElementResult<Op> element;
-  if (prepare_element(coordinates, tets, e, ctx))
-    compute_element(op, ctx, element);
-  else
-    poison_element(element);
+  element_result(op, coordinates, tets, e, ctx, element);
   if constexpr (HasCompactElement<Op>) {
     element.store(matrices + e * Op::CompactElement::stored_doubles);
   } else {

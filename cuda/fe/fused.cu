@@ -29,10 +29,7 @@ __global__ void fused_assembly_kernel(Op op, const double* __restrict__ coordina
   if (e >= tet_count) return;
   ElementContextFor<typename Op::Rule> ctx;
   ElementResult<Op> element;
-  if (prepare_element(coordinates, tets, e, ctx))
-    compute_element(op, ctx, element);
-  else  // unreachable for a validated mesh: make the damage visible, never silent
-    poison_element(element);
+  element_result(op, coordinates, tets, e, ctx, element);
   if constexpr (UseMap)
     scatter_element_matrix_mapped<R, C>(slot_map + e * 16, values, element, AtomicAdd{});
   else

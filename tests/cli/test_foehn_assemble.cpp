@@ -4,6 +4,9 @@
 // exits with code 2 and writes nothing.
 
 #include <gtest/gtest.h>
+
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 #include <petscmat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,22 +35,8 @@ using namespace foehn;
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
-
-RunResult run_command(const std::string& command) {
-  RunResult result;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    result.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return result;
-}
+using foehn::testing::RunResult;
+using foehn::testing::run_command;
 
 RunResult run_tool(const std::string& arguments) {
   return run_command(std::string(FOEHN_ASSEMBLE_TOOL) + " " + arguments);
@@ -120,18 +109,11 @@ void expect_same_matrix(const fe::PointCsr& a, const fe::PointCsr& b, const std:
 
 class AssembleTool : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("foehn_asm_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
   std::string path(const std::string& name) const { return (folder_ / name).string(); }
   std::size_t files_in_folder() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_.path()), {}));
   }
-  fs::path folder_;
+  foehn::testing::TempDir folder_;
 };
 
 struct OperatorCase {

@@ -12,27 +12,17 @@
 
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/validate.hpp"
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr together
-};
+using foehn::testing::RunResult;
 
 RunResult run_mesh_tool(const std::string& arguments) {
-  const std::string command = std::string(FOEHN_MESH_TOOL) + " " + arguments + " 2>&1";
-  RunResult result;
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return result;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe))
-    result.output.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-  return result;
+  return foehn::testing::run_command(std::string(FOEHN_MESH_TOOL) + " " + arguments);
 }
 
 std::string data(const std::string& name) {
@@ -41,18 +31,11 @@ std::string data(const std::string& name) {
 
 class MeshTool : public ::testing::Test {
  protected:
-  void SetUp() override {
-    folder_ = fs::temp_directory_path() /
-              ("foehn_cli_" + std::to_string(::getpid()) + "_" +
-               ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(folder_);
-  }
-  void TearDown() override { fs::remove_all(folder_); }
   std::string path(const std::string& name) const { return (folder_ / name).string(); }
   std::size_t files_in_folder() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_), {}));
+    return static_cast<std::size_t>(std::distance(fs::directory_iterator(folder_.path()), {}));
   }
-  fs::path folder_;
+  foehn::testing::TempDir folder_;
 };
 
 void expect_bad_input(const RunResult& r, const std::string& must_mention) {
@@ -144,7 +127,7 @@ TEST_F(MeshTool, RejectsAnUnwritableOutputAndLeavesNoFile) {
                                                  path("no/such/folder/m.vtu"));
   expect_bad_input(missing_folder, "no/such/folder");
   const RunResult folder_as_file =
-      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + folder_.string());
+      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + folder_.path().string());
   EXPECT_EQ(folder_as_file.exit_code, 2) << folder_as_file.output;
   EXPECT_EQ(files_in_folder(), 0u);
 }

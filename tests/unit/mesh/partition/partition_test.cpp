@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/error_category.hpp"
+
 #include "foehn/mesh/partition.hpp"
 #include "foehn/runtime/error.hpp"
 #include "unit/mesh/support/box_mesh.hpp"
@@ -16,16 +18,7 @@ using foehn::ErrorCategory;
 
 foehn::TetMesh box() { return foehn::testing::make_box_mesh({12, 10, 8, 12.0, 10.0, 8.0}); }
 
-template <typename Action>
-ErrorCategory category_of(Action action) {
-  try {
-    action();
-  } catch (const foehn::Error& e) {
-    return e.category();
-  }
-  ADD_FAILURE() << "no foehn::Error thrown";
-  return ErrorCategory::internal;
-}
+using foehn::testing::category_of;
 
 TEST(Partition, MetisPartsAreBalancedNonEmptyAndCutLessThanRandom) {
   const foehn::TetMesh mesh = box();  // 5760 tets

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/error_category.hpp"
+
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/runtime/error.hpp"
@@ -82,16 +84,7 @@ void expect_all_positive(const foehn::TetMesh& mesh) {
   for (const foehn::Tet& tet : mesh.tets) ASSERT_GT(foehn::signed_volume(mesh, tet), 0.0);
 }
 
-template <typename Action>
-ErrorCategory category_of(Action action) {
-  try {
-    action();
-  } catch (const foehn::Error& e) {
-    return e.category();
-  }
-  ADD_FAILURE() << "no foehn::Error thrown";
-  return ErrorCategory::internal;
-}
+using foehn::testing::category_of;
 
 TEST(Reorder, PermuteNodesMovesEverythingConsistently) {
   foehn::TetMesh mesh = box();

@@ -15,7 +15,7 @@
 #include "foehn/mesh/vtk_io.hpp"
 #include "foehn/runtime/error.hpp"
 #include "unit/mesh/support/box_mesh.hpp"
-#include "unit/mesh/support/temp_dir.hpp"
+#include "support/temp_dir.hpp"
 
 namespace {
 
