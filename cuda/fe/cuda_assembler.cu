@@ -14,7 +14,6 @@
 
 #include "assembler_impl.cuh"
 #include "foehn/fe/operator_checks.hpp"
-#include "foehn/mesh/geometry.hpp"
 
 namespace foehn::fe {
 
@@ -151,17 +150,26 @@ CudaAssembler::CudaAssembler(const TetMesh& mesh, const Stream& stream, CudaAsse
          " tets exceed the 32-bit contribution indices");
   if (mesh.tets.empty() || mesh.nodes.empty())
     fail(ErrorCategory::invalid_input, "CUDA assembly: the mesh has no tets");
-  // The kernels trust the geometry (no error path inside them): reject what the mesh layer
-  // would reject, with the same message shape.
+  // Flat copies (TetMesh stores std::array rows), then the kernels' own geometry test on the
+  // host: a tet the device would find singular is rejected here with its index, never turned
+  // into NaN entries.
+  std::vector<double> coordinates;
+  coordinates.reserve(mesh.nodes.size() * 3);
+  for (const Point3& p : mesh.nodes) coordinates.insert(coordinates.end(), p.begin(), p.end());
+  std::vector<std::int32_t> connectivity;
+  connectivity.reserve(mesh.tets.size() * 4);
   for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
     for (std::int32_t n : mesh.tets[t])
       if (n < 0 || static_cast<std::size_t>(n) >= mesh.nodes.size())
         fail(ErrorCategory::invalid_input, "CUDA assembly: tet ", t, " names node ", n, " of ",
              mesh.nodes.size());
-    if (!(signed_volume(mesh, mesh.tets[t]) > 0.0))
+    connectivity.insert(connectivity.end(), mesh.tets[t].begin(), mesh.tets[t].end());
+  }
+  ElementContextFor<TetCentroid1> ctx;
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t)
+    if (!prepare_element(coordinates.data(), connectivity.data(), static_cast<std::int64_t>(t), ctx))
       fail(ErrorCategory::invalid_input, "CUDA assembly: tet ", t,
            " is degenerate or inverted (validate the mesh first)");
-  }
   Impl& m = *impl_;
   m.stream = &stream;
   m.options = options;
@@ -169,11 +177,9 @@ CudaAssembler::CudaAssembler(const TetMesh& mesh, const Stream& stream, CudaAsse
   m.tet_count = static_cast<std::int64_t>(mesh.tets.size());
   m.coordinates = DeviceArray<double>(mesh.nodes.size() * 3, stream);
   m.tets = DeviceArray<std::int32_t>(mesh.tets.size() * 4, stream);
-  m.coordinates.copy_from_host_async(
-      std::span<const double>(mesh.nodes.front().data(), mesh.nodes.size() * 3), stream);
-  m.tets.copy_from_host_async(
-      std::span<const std::int32_t>(mesh.tets.front().data(), mesh.tets.size() * 4), stream);
-  m.build_pattern();
+  m.coordinates.copy_from_host_async(coordinates, stream);
+  m.tets.copy_from_host_async(connectivity, stream);
+  m.build_pattern();  // synchronises, so the host copies above may go
 }
 
 CudaAssembler::~CudaAssembler() = default;

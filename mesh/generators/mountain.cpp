@@ -97,6 +97,11 @@ MountainMeshOptions mountain_options_for_tets(std::size_t target_tets, MountainM
          target_tets);
   const double default_tets = 6.0 * base.cells_x * base.cells_y * base.cells_z;
   const double scale = std::cbrt(static_cast<double>(target_tets) / default_tets);
+  // Check before converting: a huge request must be an error, not an int overflow.
+  for (int cells : {base.cells_x, base.cells_y, base.cells_z})
+    if (cells * scale > std::numeric_limits<std::int32_t>::max() / 8.0)
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", target_tets,
+           " tets is more than 32-bit indices can address");
   base.cells_x = std::max(1, static_cast<int>(std::lround(base.cells_x * scale)));
   base.cells_y = std::max(1, static_cast<int>(std::lround(base.cells_y * scale)));
   base.cells_z = std::max(1, static_cast<int>(std::lround(base.cells_z * scale)));

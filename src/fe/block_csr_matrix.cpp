@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "foehn/runtime/error.hpp"
 
@@ -39,6 +40,9 @@ void BlockCsrMatrix::multiply(std::span<const double> x, std::span<double> y) co
 }
 
 double BlockCsrMatrix::at(std::int64_t row, std::int64_t column) const {
+  if (row < 0 || row >= point_rows() || column < 0 || column >= point_cols())
+    fail(ErrorCategory::invalid_input, "BlockCsrMatrix::at(", row, ", ", column, ") outside a ",
+         point_rows(), " x ", point_cols(), " matrix");
   const std::int32_t i = static_cast<std::int32_t>(row / block_rows);
   const std::int32_t j = static_cast<std::int32_t>(column / block_cols);
   const int r = static_cast<int>(row % block_rows), c = static_cast<int>(column % block_cols);
@@ -50,6 +54,9 @@ double BlockCsrMatrix::at(std::int64_t row, std::int64_t column) const {
 
 PointCsr to_point_csr(const BlockCsrMatrix& m) {
   const CsrPattern& p = *m.pattern;
+  if (m.point_cols() > std::numeric_limits<std::int32_t>::max())
+    fail(ErrorCategory::invalid_input, "to_point_csr: ", m.point_cols(),
+         " columns exceed 32-bit column indices");
   PointCsr out;
   out.rows = m.point_rows();
   out.cols = m.point_cols();
@@ -61,7 +68,8 @@ PointCsr to_point_csr(const BlockCsrMatrix& m) {
     for (int r = 0; r < m.block_rows; ++r) {
       for (std::int32_t k = p.row_offsets[i]; k < p.row_offsets[i + 1]; ++k)
         for (int c = 0; c < m.block_cols; ++c) {
-          out.column_indices.push_back(p.column_indices[k] * m.block_cols + c);
+          out.column_indices.push_back(static_cast<std::int32_t>(
+              static_cast<std::int64_t>(p.column_indices[k]) * m.block_cols + c));
           out.values.push_back(m.values[static_cast<std::size_t>(k) * bs + r * m.block_cols + c]);
         }
       const std::size_t row = static_cast<std::size_t>(i) * m.block_rows + r;

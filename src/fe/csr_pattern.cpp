@@ -11,6 +11,8 @@ CsrPattern build_node_pattern(const TetMesh& mesh) {
   const std::size_t node_count = mesh.nodes.size();
   if (node_count > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
     fail(ErrorCategory::invalid_input, "sparsity: ", node_count, " nodes exceed 32-bit indices");
+  if (mesh.tets.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+    fail(ErrorCategory::invalid_input, "sparsity: ", mesh.tets.size(), " tets exceed 32-bit indices");
 
   // Node -> tets incidence (CSR), then each node's neighbours from its tets: memory stays
   // O(nnz) instead of sorting 16 pairs per tet.

@@ -47,7 +47,8 @@ struct DeviceBlockCsrMatrix {
 };
 
 // Per-stage times of the seed pipeline (milliseconds, summed over calls), for the published
-// breakdown. Profiling synchronises the stream after every stage: benchmarks only.
+// breakdown: events between the stages, and a wait for the last one at the end of every
+// profiled assembly (benchmarks only).
 struct SeedStageTimes {
   double gather_ms = 0, transform_ms = 0, coefficient_ms = 0, element_ms = 0, scatter_ms = 0,
          rhs_ms = 0;
@@ -62,7 +63,9 @@ struct CudaAssemblyOptions {
 class CudaAssembler {
  public:
   // Uploads coordinates and connectivity and builds the node pattern on the device (sort and
-  // unique of the (row, column) pairs with CUB), identical to build_node_pattern's.
+  // unique of the (row, column) pairs with CUB), identical to build_node_pattern's. Every
+  // call runs on `stream`, which must outlive the assembler; matrices, right-hand sides and
+  // fields used with it must be ready on that stream (allocated on it, or synchronised).
   CudaAssembler(const TetMesh& mesh, const Stream& stream, CudaAssemblyOptions options = {});
   ~CudaAssembler();
   CudaAssembler(CudaAssembler&&) noexcept;

@@ -41,6 +41,12 @@ TEST(CudaPattern, RejectsBadMeshesBeforeTouchingTheDevice) {
   mesh.tets[2][1] = static_cast<std::int32_t>(mesh.node_count());  // out of range
   EXPECT_THROW(CudaAssembler(mesh, stream), Error);
   EXPECT_THROW(CudaAssembler(testing::mountain_test_mesh(), stream, {.block_size = 100}), Error);
+  // A sliver with a tiny positive volume: the kernels would call it singular, so the
+  // constructor must reject it too instead of letting NaN into the matrix.
+  TetMesh sliver;
+  sliver.nodes = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0.3, 0.3, 1e-14}};
+  sliver.tets = {{0, 1, 2, 3}};
+  EXPECT_THROW(CudaAssembler(sliver, stream), Error);
 }
 
 }  // namespace
