@@ -1,4 +1,5 @@
-// deterministic: no atomics. Element matrices go to a buffer (E x 16 blocks of R x C); then one
+// deterministic: no atomics. Element matrices go to a buffer (E x 16 blocks of R x C, stored
+// component-major so the element kernel's stores coalesce); then one
 // thread per nonzero block sums that block's contributions in ascending element order, which
 // is exactly the order of the CPU reference loop (zero, then += element by element). This
 // file is compiled with --fmad=false, like the host side is with -ffp-contract=off, so the
@@ -31,40 +32,46 @@ __global__ void element_matrices_kernel(Op op, const double* __restrict__ coordi
   if constexpr (HasCompactElement<Op>) {
     element.store(matrices + e * Op::CompactElement::stored_doubles);
   } else {
-  double* out = matrices + e * (16 * R * C);
+    // Component-major: entry q of every element is contiguous, so a warp's stores coalesce.
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 4; ++i) {
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
+      for (int j = 0; j < 4; ++j) {
 #pragma unroll
-      for (int r = 0; r < R; ++r) {
+        for (int r = 0; r < R; ++r) {
 #pragma unroll
-        for (int c = 0; c < C; ++c) out[((i * 4 + j) * R + r) * C + c] = element.entry(i, j, r, c);
+          for (int c = 0; c < C; ++c)
+            matrices[(((i * 4 + j) * R + r) * C + c) * tet_count + e] = element.entry(i, j, r, c);
+        }
       }
     }
   }
-  }
   if (vectors) {
 #pragma unroll
-    for (int k = 0; k < 4 * R; ++k) vectors[e * (4 * R) + k] = element.rhs(k);
+    for (int k = 0; k < 4 * R; ++k) vectors[k * tet_count + e] = element.rhs(k);
   }
 }
 
-// values[s * W + w] = sum over the contributions k of s, in order, of parts[k * W + w].
-template <int W>
+// values[s * W + w] = sum over the contributions of s, in order, of their parts. Contribution
+// number n = e * P + l (element e, local block or node l, P = 16 blocks or 4 nodes per tet)
+// has its w-th value at parts[(l * W + w) * tet_count + e] (component-major, see above).
+template <int W, int P>
 __global__ void ordered_sum_kernel(const std::int32_t* __restrict__ offsets,
                                    const std::int32_t* __restrict__ contributions,
                                    std::int64_t targets, const double* __restrict__ parts,
-                                   double* __restrict__ values) {
+                                   std::int64_t tet_count, double* __restrict__ values) {
+  static_assert(P == 16 || P == 4, "16 blocks or 4 nodes per tet");
+  constexpr int shift = P == 16 ? 4 : 2;
   const std::int64_t s = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (s >= targets) return;
   double sum[W];
 #pragma unroll
   for (int w = 0; w < W; ++w) sum[w] = 0.0;
   for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) {
-    const double* part = parts + static_cast<std::int64_t>(contributions[k]) * W;
+    const std::int32_t n = contributions[k];
+    const double* part = parts + static_cast<std::int64_t>(n & (P - 1)) * W * tet_count + (n >> shift);
 #pragma unroll
-    for (int w = 0; w < W; ++w) sum[w] += part[w];
+    for (int w = 0; w < W; ++w) sum[w] += part[w * tet_count];
   }
 #pragma unroll
   for (int w = 0; w < W; ++w) values[s * W + w] = sum[w];
@@ -126,16 +133,16 @@ void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op, DeviceBlock
                                                           impl.slot_contributions.data(), impl.nnz,
                                                           matrices.data(), matrix.values.data());
   else
-    ordered_sum_kernel<R * C><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
-                                impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
-                                                        impl.slot_contributions.data(), impl.nnz,
-                                                        matrices.data(), matrix.values.data());
+    ordered_sum_kernel<R * C, 16><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
+                                    impl.native_stream()>>>(
+        impl.slot_contribution_offsets.data(), impl.slot_contributions.data(), impl.nnz,
+        matrices.data(), impl.tet_count, matrix.values.data());
   FOEHN_CUDA_CHECK_LAUNCH("deterministic matrix gather kernel");
   if (rhs) {
-    ordered_sum_kernel<R><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,
-                            impl.native_stream()>>>(impl.node_contribution_offsets.data(),
-                                                    impl.node_contributions.data(), impl.node_count,
-                                                    vectors.data(), rhs->data());
+    ordered_sum_kernel<R, 4><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,
+                               impl.native_stream()>>>(
+        impl.node_contribution_offsets.data(), impl.node_contributions.data(), impl.node_count,
+        vectors.data(), impl.tet_count, rhs->data());
     FOEHN_CUDA_CHECK_LAUNCH("deterministic rhs gather kernel");
   }
 }
