@@ -60,6 +60,9 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
     std::cerr << info.name << ": PETSc could not be initialised\n";
     return 1;
   }
+  // PETSc errors become foehn::Error (FOEHN_PETSC_CHECK) carrying PETSc's message, and main
+  // prints that one line: PETSc's own multi-line report to stderr would only repeat it.
+  PetscPushErrorHandler(PetscReturnErrorHandler, nullptr);
   int exit_code = 0;
   try {
     PetscBool has_help = PETSC_FALSE;

@@ -7,8 +7,10 @@
 
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/host_registration.hpp"
 #include "foehn/runtime/memory.hpp"
 #include "foehn/runtime/nvtx.hpp"
+#include "foehn/runtime/scatter.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn {
@@ -111,6 +113,20 @@ void MemoryPool::trim_to(std::size_t) {
 }
 
 void nvtx_mark(const char*) noexcept {}
+
+HostRegistration HostRegistration::try_register(void*, std::size_t bytes) {
+  unavailable(detail::concat("page-locking ", bytes, " bytes of host memory"));
+}
+HostRegistration::~HostRegistration() = default;
+HostRegistration::HostRegistration(HostRegistration&&) noexcept = default;
+HostRegistration& HostRegistration::operator=(HostRegistration&&) noexcept = default;
+bool HostRegistration::covers(const void*, std::size_t) const noexcept { return false; }
+void HostRegistration::release() noexcept {}
+
+void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>&,
+                   DeviceArray<double>&, const Stream&) {
+  unavailable(detail::concat("scattering ", source.size(), " values on the device"));
+}
 
 namespace detail {
 

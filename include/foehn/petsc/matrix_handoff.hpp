@@ -1,0 +1,154 @@
+#pragma once
+// A PETSc Mat fed by Foehn's assembled operators: the pattern is given once per mesh, values
+// are refreshed every assembly without any allocation, from host (CPU backend) or device
+// (CUDA backend) values in Foehn's block-CSR order (see fe/block_csr_matrix.hpp).
+//
+// Two paths, chosen by the number of ranks unless forced:
+//  - seq_array (one rank): MATSEQAIJ, or MATSEQBAIJ for square blocks (bs 3), preallocated
+//    from the pattern; values are written straight into PETSc's value array. From the device
+//    this is one asynchronous copy into that array, page-locked once with cudaHostRegister
+//    (large arrays) or through a pinned staging buffer (small ones); blocks are transposed to
+//    PETSc's column-major BAIJ order, or points reordered for AIJ, on the device first.
+//  - coo (several ranks, or on request): MATMPIAIJ (MATAIJ) through MatSetPreallocationCOO once
+//    and MatSetValuesCOO per assembly. Every rank passes the entries of its own elements,
+//    ghost rows included; PETSc sums entries of rows owned by other ranks. Values go to PETSc
+//    in Foehn's own order, so nothing is permuted. With a CUDA-enabled PETSc
+//    (PETSC_HAVE_CUDA) and device_matrix set, the Mat is MATAIJCUSPARSE and device values
+//    are passed to MatSetValuesCOO directly, never leaving the GPU.
+//
+// Device hand-off is split in begin/end so that the copy of one system overlaps the assembly
+// of the next: begin() queues the work on the given stream and returns; end() waits for it and
+// completes the PETSc update. Between the two, the Mat must not be used.
+//
+//   PetscMatrix k(serial_numbering(PETSC_COMM_SELF, n), assembler.pattern(), 1, 1);
+//   assembler.assemble(op, values, rhs);          // every timestep
+//   k.set_values(values.values);                   // host values
+//   k.begin_set_values(device_values, stream);     // or device values ...
+//   ...                                            // ... assemble the next system ...
+//   k.end_set_values();                            // ... then finish this one
+#include <petscmat.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "foehn/fe/block_csr_matrix.hpp"
+#include "foehn/fe/csr_pattern.hpp"
+#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/petsc/node_numbering.hpp"
+#include "foehn/runtime/device_array.hpp"
+#include "foehn/runtime/host_registration.hpp"
+#include "foehn/runtime/pinned_array.hpp"
+#include "foehn/runtime/stream.hpp"
+
+namespace foehn::petsc {
+
+enum class MatrixFormat { automatic, aij, baij };
+enum class HandoffPath { automatic, seq_array, coo };
+
+std::string to_string(MatrixFormat format);
+std::string to_string(HandoffPath path);
+MatrixFormat parse_matrix_format(const std::string& name);  // "auto", "aij", "baij"
+HandoffPath parse_handoff_path(const std::string& name);    // "auto", "seq_array", "coo"
+
+struct MatrixHandoffOptions {
+  // automatic: BAIJ for square blocks larger than 1 on one rank; AIJ with the block size set
+  // otherwise (PETSc's COO assembly is native for AIJ; for BAIJ it falls back to one
+  // MatSetValue per entry, which is correct but slow).
+  MatrixFormat format = MatrixFormat::automatic;
+  HandoffPath path = HandoffPath::automatic;  // seq_array on one rank, coo on several
+  // Device copies land directly in PETSc's value array (page-locked with cudaHostRegister)
+  // when it holds at least this many bytes; smaller arrays may share a page with other memory,
+  // which CUDA cannot register twice, so they go through a pinned staging buffer.
+  std::size_t register_threshold_bytes = std::size_t{1} << 20;
+  // Keep the matrix on the GPU (MATAIJCUSPARSE, device pointers to MatSetValuesCOO). Only with
+  // a PETSc built with CUDA; otherwise asking for it is invalid_input.
+  bool device_matrix = false;
+};
+
+class PetscMatrix {
+ public:
+  // `local_pattern` is the node pattern of the rank's elements on the numbering's local nodes
+  // (CpuAssembler::pattern(), CudaAssembler::download_pattern()); block_rows x block_cols is the
+  // operator's block shape. Collective on numbering.comm.
+  PetscMatrix(const NodeNumbering& numbering, std::shared_ptr<const fe::CsrPattern> local_pattern,
+              int block_rows, int block_cols, const MatrixHandoffOptions& options = {});
+  ~PetscMatrix();
+  PetscMatrix(PetscMatrix&&) noexcept;
+  PetscMatrix& operator=(PetscMatrix&&) noexcept;
+  PetscMatrix(const PetscMatrix&) = delete;
+  PetscMatrix& operator=(const PetscMatrix&) = delete;
+
+  Mat mat() const noexcept { return mat_; }
+  HandoffPath path() const noexcept { return path_; }
+  MatrixFormat format() const noexcept { return format_; }
+  // Values per hand-off: local block nonzeros * block_rows * block_cols.
+  std::size_t value_count() const noexcept { return value_count_; }
+  // True when device copies go straight into PETSc's page-locked value array.
+  bool copies_into_registered_array() const noexcept { return registration_.registered(); }
+
+  // Host values in Foehn's order (BlockCsrMatrix::values). Collective.
+  void set_values(std::span<const double> values);
+  void set_values(const fe::BlockCsrMatrix& matrix) {
+    check_block_shape(matrix.block_rows, matrix.block_cols);
+    set_values(matrix.values);
+  }
+
+  // Device values in Foehn's order, asynchronously on `stream` (values must be ready there
+  // and stay alive until end). Collective only in end.
+  void begin_set_values(const DeviceArray<double>& values, const Stream& stream);
+  void end_set_values();
+  void set_values(const DeviceArray<double>& values, const Stream& stream) {
+    begin_set_values(values, stream);
+    end_set_values();
+  }
+  // The same for a CudaAssembler's matrix (its block shape is checked).
+  void begin_set_values(const fe::DeviceBlockCsrMatrix& matrix, const Stream& stream) {
+    check_block_shape(matrix.block_rows, matrix.block_cols);
+    begin_set_values(matrix.values, stream);
+  }
+  void set_values(const fe::DeviceBlockCsrMatrix& matrix, const Stream& stream) {
+    begin_set_values(matrix, stream);
+    end_set_values();
+  }
+
+ private:
+  void create_seq_array(const fe::CsrPattern& pattern);
+  void create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
+  double* checkout_array();
+  void return_array();
+  void check_value_count(std::size_t count, const char* where) const;
+  void check_block_shape(int block_rows, int block_cols) const;
+
+  Mat mat_ = nullptr;
+  HandoffPath path_ = HandoffPath::seq_array;
+  MatrixFormat format_ = MatrixFormat::aij;
+  int block_rows_ = 1, block_cols_ = 1;
+  std::size_t value_count_ = 0;
+  std::size_t register_threshold_bytes_ = 0;
+  bool device_matrix_ = false;
+  // seq_array: PETSc position of every Foehn value; empty when the orders agree (scalar AIJ,
+  // or 1 x C blocks).
+  std::vector<std::int32_t> petsc_position_of_value_;
+  // Device hand-off state, created on first use.
+  DeviceArray<std::int32_t> device_position_of_value_;
+  DeviceArray<double> device_permuted_;
+  PinnedArray<double> staging_;
+  HostRegistration registration_;
+  std::unique_ptr<::foehn::Event> copy_done_;
+  double* checked_out_array_ = nullptr;  // PETSc's array between begin and end (seq_array)
+  PetscObjectState checkout_state_ = 0;
+  bool pending_ = false;
+  bool pending_uses_staging_ = false;
+};
+
+}  // namespace foehn::petsc
+
+namespace foehn::petsc {
+// Reads -<prefix>foehn_mat_format auto|aij|baij and -<prefix>foehn_handoff auto|seq_array|coo
+// (listed by -help) over `defaults`. Throws invalid_input for an unknown value.
+MatrixHandoffOptions matrix_handoff_options_from_database(MPI_Comm comm, const std::string& prefix,
+                                                          MatrixHandoffOptions defaults = {});
+}  // namespace foehn::petsc

@@ -1,0 +1,54 @@
+#pragma once
+// A PETSc Vec fed by Foehn's assembled right-hand sides: every rank gives the values of its
+// local nodes (owned and ghost, `components` interleaved per node, as the assemblers produce
+// them) and the Vec holds their sum over ranks, in PETSc's layout (owned rows of each rank,
+// block size = components). One rank: a copy into the Vec's array. Several ranks:
+// VecSetPreallocationCOO once, VecSetValuesCOO per assembly (PETSc sums the ghost
+// contributions into their owners). Device values go through a pinned staging buffer,
+// asynchronously between begin and end, like PetscMatrix.
+#include <petscvec.h>
+
+#include <memory>
+#include <span>
+
+#include "foehn/petsc/node_numbering.hpp"
+#include "foehn/runtime/device_array.hpp"
+#include "foehn/runtime/pinned_array.hpp"
+#include "foehn/runtime/stream.hpp"
+
+namespace foehn::petsc {
+
+class PetscVector {
+ public:
+  // Collective on numbering.comm. components: 1 (scalar) or 3 (vector field).
+  PetscVector(const NodeNumbering& numbering, int components);
+  ~PetscVector();
+  PetscVector(PetscVector&&) noexcept;
+  PetscVector& operator=(PetscVector&&) noexcept;
+  PetscVector(const PetscVector&) = delete;
+  PetscVector& operator=(const PetscVector&) = delete;
+
+  Vec vec() const noexcept { return vec_; }
+  int components() const noexcept { return components_; }
+  std::size_t local_value_count() const noexcept { return local_values_; }
+
+  // Sets the Vec to the sum over ranks of every rank's local values. Collective.
+  void set_values(std::span<const double> local_values);
+  void begin_set_values(const DeviceArray<double>& local_values, const Stream& stream);
+  void end_set_values();
+
+  // Copies this rank's owned entries (owned_nodes * components values) out of the Vec.
+  void get_owned_values(std::span<double> owned) const;
+
+ private:
+  Vec vec_ = nullptr;
+  int components_ = 1;
+  bool distributed_ = false;
+  std::size_t local_values_ = 0;
+  std::size_t owned_values_ = 0;
+  PinnedArray<double> staging_;
+  std::unique_ptr<::foehn::Event> copy_done_;
+  bool pending_ = false;
+};
+
+}  // namespace foehn::petsc

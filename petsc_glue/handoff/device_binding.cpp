@@ -1,0 +1,30 @@
+#include "foehn/petsc/device_binding.hpp"
+
+#include "foehn/runtime/device.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::petsc {
+
+int host_local_rank(MPI_Comm comm) {
+  MPI_Comm host = MPI_COMM_NULL;
+  if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) != MPI_SUCCESS)
+    fail(ErrorCategory::internal, "host_local_rank: MPI_Comm_split_type failed");
+  int rank = 0;
+  const int status = MPI_Comm_rank(host, &rank);
+  MPI_Comm_free(&host);
+  if (status != MPI_SUCCESS) fail(ErrorCategory::internal, "host_local_rank: MPI_Comm_rank failed");
+  return rank;
+}
+
+int select_device_for_rank(MPI_Comm comm) {
+  const int local_rank = host_local_rank(comm);
+  const int devices = cuda_device_count();
+  if (devices == 0)
+    fail(ErrorCategory::unavailable, "select_device_for_rank: no CUDA device on this host (rank ",
+         local_rank, " on the host)");
+  const int device = local_rank % devices;
+  select_device(device);
+  return device;
+}
+
+}  // namespace foehn::petsc

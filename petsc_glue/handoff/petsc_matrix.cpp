@@ -1,0 +1,307 @@
+#include <petscmat.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "foehn/petsc/log_events.hpp"
+#include "foehn/petsc/matrix_handoff.hpp"
+#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/scatter.hpp"
+#include "handoff_layout.hpp"
+
+// Exported by libpetsc but declared only in a private header in PETSc 3.18 (public later):
+// the object state is how solvers decide to rebuild a preconditioner.
+PETSC_EXTERN PetscErrorCode PetscObjectStateGet(PetscObject, PetscObjectState*);
+
+namespace foehn::petsc {
+
+namespace {
+
+int communicator_size(MPI_Comm comm) {
+  int size = 0;
+  if (comm == MPI_COMM_NULL || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: the numbering has no valid communicator");
+  return size;
+}
+
+}  // namespace
+
+PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
+                         std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
+                         int block_cols, const MatrixHandoffOptions& options)
+    : block_rows_(block_rows),
+      block_cols_(block_cols),
+      register_threshold_bytes_(options.register_threshold_bytes),
+      device_matrix_(options.device_matrix) {
+  PetscBool initialized = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscInitialized(&initialized));
+  if (!initialized)
+    fail(ErrorCategory::unavailable,
+         "PetscMatrix: PETSc is not initialised (the application calls PetscInitialize)");
+  if (!local_pattern)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: no sparsity pattern given");
+  const fe::CsrPattern& pattern = *local_pattern;
+  if (block_rows < 1 || block_cols < 1 || block_rows > 3 || block_cols > 3)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: block shape ", block_rows, " x ",
+         block_cols, " (1..3 each)");
+  if (pattern.rows != numbering.local_nodes || pattern.cols != numbering.local_nodes)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: pattern of ", pattern.rows, " x ",
+         pattern.cols, " nodes on a numbering of ", numbering.local_nodes, " local nodes");
+  detail::check_fits_petsc_int(numbering.global_nodes * std::max(block_rows, block_cols),
+                               "PetscMatrix");
+  detail::check_fits_petsc_int(static_cast<std::int64_t>(pattern.nnz()) * block_rows * block_cols,
+                               "PetscMatrix values");
+  value_count_ = pattern.nnz() * block_rows * block_cols;
+
+  const int ranks = communicator_size(numbering.comm);
+  path_ = options.path;
+  if (path_ == HandoffPath::automatic) path_ = ranks == 1 ? HandoffPath::seq_array : HandoffPath::coo;
+  if (path_ == HandoffPath::seq_array && ranks != 1)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: the seq_array hand-off needs one rank, the "
+         "communicator has ", ranks, " (use coo)");
+  if (device_matrix_) {
+#if defined(PETSC_HAVE_CUDA)
+    path_ = HandoffPath::coo;  // cuSPARSE matrices take device values through COO only
+#else
+    fail(ErrorCategory::invalid_input, "PetscMatrix: device_matrix needs a PETSc built with CUDA; "
+         "this one (", PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR, ") is not");
+#endif
+  }
+
+  format_ = options.format;
+  const bool square_blocks = block_rows == block_cols && block_rows > 1;
+  if (format_ == MatrixFormat::automatic)
+    format_ = square_blocks && path_ == HandoffPath::seq_array && !device_matrix_
+                  ? MatrixFormat::baij
+                  : MatrixFormat::aij;
+  if (format_ == MatrixFormat::baij && !square_blocks)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: BAIJ needs square blocks larger than 1, the "
+         "operator has ", block_rows, " x ", block_cols);
+
+  FOEHN_PETSC_CHECK(MatCreate(numbering.comm, &mat_));
+  try {
+    FOEHN_PETSC_CHECK(MatSetSizes(mat_, static_cast<PetscInt>(numbering.owned_nodes) * block_rows,
+                                  static_cast<PetscInt>(numbering.owned_nodes) * block_cols,
+                                  static_cast<PetscInt>(numbering.global_nodes * block_rows),
+                                  static_cast<PetscInt>(numbering.global_nodes * block_cols)));
+    FOEHN_PETSC_CHECK(MatSetBlockSizes(mat_, block_rows, block_cols));
+    if (path_ == HandoffPath::seq_array)
+      create_seq_array(pattern);
+    else
+      create_coo(numbering, pattern);
+  } catch (...) {
+    MatDestroy(&mat_);
+    throw;
+  }
+}
+
+void PetscMatrix::create_seq_array(const fe::CsrPattern& pattern) {
+  if (format_ == MatrixFormat::baij) {
+    FOEHN_PETSC_CHECK(MatSetType(mat_, MATSEQBAIJ));
+    const std::vector<PetscInt> offsets(pattern.row_offsets.begin(), pattern.row_offsets.end());
+    const std::vector<PetscInt> columns(pattern.column_indices.begin(),
+                                        pattern.column_indices.end());
+    FOEHN_PETSC_CHECK(
+        MatSeqBAIJSetPreallocationCSR(mat_, block_rows_, offsets.data(), columns.data(), nullptr));
+    petsc_position_of_value_ = detail::baij_position_of_value(pattern, block_rows_);
+  } else {
+    FOEHN_PETSC_CHECK(MatSetType(mat_, MATSEQAIJ));
+    const detail::PointPattern point = detail::point_pattern(pattern, block_rows_, block_cols_);
+    FOEHN_PETSC_CHECK(
+        MatSeqAIJSetPreallocationCSR(mat_, point.row_offsets.data(), point.columns.data(), nullptr));
+    petsc_position_of_value_ = detail::aij_position_of_value(pattern, block_rows_, block_cols_);
+  }
+  // The pattern is complete: a value outside it is a bug, not a reason to reallocate (which
+  // would also move the array registered for device copies).
+  FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  // Dirichlet rows are zeroed in place, never removed from the pattern.
+  FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+}
+
+void PetscMatrix::create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern) {
+  if (format_ == MatrixFormat::baij) {
+    FOEHN_PETSC_CHECK(MatSetType(mat_, MATBAIJ));
+  } else if (device_matrix_) {
+#if defined(PETSC_HAVE_CUDA)
+    FOEHN_PETSC_CHECK(MatSetType(mat_, MATAIJCUSPARSE));
+#endif
+  } else {
+    FOEHN_PETSC_CHECK(MatSetType(mat_, MATAIJ));
+  }
+  detail::CooIndices coo = detail::coo_indices(numbering, pattern, block_rows_, block_cols_);
+  FOEHN_PETSC_CHECK(MatSetPreallocationCOO(mat_, static_cast<PetscCount>(coo.rows.size()),
+                                           coo.rows.data(), coo.columns.data()));
+  // Dirichlet rows are zeroed in place: the COO map into PETSc's arrays stays valid.
+  FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+}
+
+PetscMatrix::~PetscMatrix() {
+  if (pending_) {
+    // An exception between begin and end: let the copy finish before its target goes away.
+    try {
+      copy_done_->synchronize();
+    } catch (...) {
+    }
+  }
+  if (checked_out_array_ != nullptr) {
+    if (format_ == MatrixFormat::baij)
+      MatSeqBAIJRestoreArray(mat_, &checked_out_array_);
+    else
+      MatSeqAIJRestoreArrayWrite(mat_, &checked_out_array_);
+  }
+  registration_ = HostRegistration();  // unregister before PETSc frees the array
+  if (mat_ != nullptr) MatDestroy(&mat_);
+}
+
+PetscMatrix::PetscMatrix(PetscMatrix&& other) noexcept { *this = std::move(other); }
+
+PetscMatrix& PetscMatrix::operator=(PetscMatrix&& other) noexcept {
+  if (this == &other) return *this;
+  registration_ = HostRegistration();
+  if (mat_ != nullptr) MatDestroy(&mat_);
+  mat_ = std::exchange(other.mat_, nullptr);
+  path_ = other.path_;
+  format_ = other.format_;
+  block_rows_ = other.block_rows_;
+  block_cols_ = other.block_cols_;
+  value_count_ = other.value_count_;
+  register_threshold_bytes_ = other.register_threshold_bytes_;
+  device_matrix_ = other.device_matrix_;
+  petsc_position_of_value_ = std::move(other.petsc_position_of_value_);
+  device_position_of_value_ = std::move(other.device_position_of_value_);
+  device_permuted_ = std::move(other.device_permuted_);
+  staging_ = std::move(other.staging_);
+  registration_ = std::move(other.registration_);
+  copy_done_ = std::move(other.copy_done_);
+  checked_out_array_ = std::exchange(other.checked_out_array_, nullptr);
+  checkout_state_ = other.checkout_state_;
+  pending_ = std::exchange(other.pending_, false);
+  pending_uses_staging_ = other.pending_uses_staging_;
+  return *this;
+}
+
+void PetscMatrix::check_value_count(std::size_t count, const char* where) const {
+  if (count != value_count_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix::", where, ": ", count,
+         " values for a matrix of ", value_count_, " (", block_rows_, " x ", block_cols_,
+         " blocks on its pattern)");
+  if (pending_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix::", where,
+         ": the previous begin_set_values was not ended");
+}
+
+void PetscMatrix::check_block_shape(int block_rows, int block_cols) const {
+  if (block_rows != block_rows_ || block_cols != block_cols_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: values of ", block_rows, " x ", block_cols,
+         " blocks for a matrix of ", block_rows_, " x ", block_cols_, " blocks");
+}
+
+double* PetscMatrix::checkout_array() {
+  FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(mat_), &checkout_state_));
+  PetscScalar* array = nullptr;
+  if (format_ == MatrixFormat::baij)
+    FOEHN_PETSC_CHECK(MatSeqBAIJGetArray(mat_, &array));
+  else
+    FOEHN_PETSC_CHECK(MatSeqAIJGetArrayWrite(mat_, &array));
+  checked_out_array_ = array;
+  return array;
+}
+
+void PetscMatrix::return_array() {
+  if (format_ == MatrixFormat::baij)
+    FOEHN_PETSC_CHECK(MatSeqBAIJRestoreArray(mat_, &checked_out_array_));
+  else
+    FOEHN_PETSC_CHECK(MatSeqAIJRestoreArrayWrite(mat_, &checked_out_array_));
+  checked_out_array_ = nullptr;
+  // Solvers decide whether to rebuild preconditioners from the object state, which
+  // MatSeqAIJRestoreArrayWrite raises; where a restore does not (BAIJ), an assembly does.
+  PetscObjectState state = 0;
+  FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(mat_), &state));
+  if (state == checkout_state_) {
+    FOEHN_PETSC_CHECK(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY));
+    FOEHN_PETSC_CHECK(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY));
+  }
+}
+
+void PetscMatrix::set_values(std::span<const double> values) {
+  check_value_count(values.size(), "set_values");
+  const ScopedLogEvent event(Event::mat_update, reinterpret_cast<PetscObject>(mat_));
+  if (path_ == HandoffPath::coo) {
+    FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, values.data(), INSERT_VALUES));
+    return;
+  }
+  double* array = checkout_array();
+  if (petsc_position_of_value_.empty()) {
+    std::copy(values.begin(), values.end(), array);
+  } else {
+    for (std::size_t v = 0; v < values.size(); ++v) array[petsc_position_of_value_[v]] = values[v];
+  }
+  return_array();
+}
+
+void PetscMatrix::begin_set_values(const DeviceArray<double>& values, const Stream& stream) {
+  check_value_count(values.size(), "begin_set_values");
+  if (!copy_done_) copy_done_ = std::make_unique<::foehn::Event>();
+
+#if defined(PETSC_HAVE_CUDA)
+  if (device_matrix_) {
+    // The values stay on the device: PETSc reads them on its own stream after ours is done.
+    stream.synchronize();
+    FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, values.data(), INSERT_VALUES));
+    return;
+  }
+#endif
+
+  const DeviceArray<double>* source = &values;
+  if (path_ == HandoffPath::seq_array && !petsc_position_of_value_.empty()) {
+    if (device_position_of_value_.empty()) {
+      device_position_of_value_ = DeviceArray<std::int32_t>(petsc_position_of_value_.size(), stream);
+      device_position_of_value_.copy_from_host_async(petsc_position_of_value_, stream);
+      device_permuted_ = DeviceArray<double>(value_count_, stream);
+    }
+    scatter_async(values, device_position_of_value_, device_permuted_, stream);
+    source = &device_permuted_;
+  }
+
+  double* destination = nullptr;
+  pending_uses_staging_ = true;
+  if (path_ == HandoffPath::seq_array) {
+    double* array = checkout_array();
+    const std::size_t bytes = value_count_ * sizeof(double);
+    if (!registration_.covers(array, bytes) && bytes >= register_threshold_bytes_) {
+      registration_ = HostRegistration();  // PETSc moved the array (not expected): re-register
+      registration_ = HostRegistration::try_register(array, bytes);
+    }
+    if (registration_.covers(array, bytes)) {
+      destination = array;
+      pending_uses_staging_ = false;
+    }
+  }
+  if (pending_uses_staging_) {
+    if (staging_.size() != value_count_) staging_ = PinnedArray<double>(value_count_);
+    destination = staging_.data();
+  }
+  source->copy_to_host_async(std::span<double>(destination, value_count_), stream);
+  copy_done_->record(stream);
+  pending_ = true;
+}
+
+void PetscMatrix::end_set_values() {
+  if (!pending_) return;  // nothing queued (or a CUDA-PETSc matrix, updated in begin)
+  {
+    const ScopedLogEvent event(Event::copy_d2h);  // the part of the copy not hidden by overlap
+    copy_done_->synchronize();
+  }
+  pending_ = false;
+  const ScopedLogEvent event(Event::mat_update, reinterpret_cast<PetscObject>(mat_));
+  if (path_ == HandoffPath::coo) {
+    FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, staging_.data(), INSERT_VALUES));
+    return;
+  }
+  if (pending_uses_staging_) std::copy(staging_.begin(), staging_.end(), checked_out_array_);
+  return_array();
+}
+
+}  // namespace foehn::petsc
