@@ -9,7 +9,7 @@ packages=(
   build-essential cmake pkg-config git
   petsc-dev libmetis-dev libhdf5-openmpi-dev libvtk9-dev libboost-graph-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  gmsh python3 python3-scipy
+  gmsh python3 python3-scipy python3-numpy python3-h5py python3-matplotlib
 )
 missing=()
 for package in "${packages[@]}"; do

@@ -86,7 +86,7 @@ void run() {
       mark_boundary_nodes(whole);
     }
     const petsc::DistributedMesh mesh = [&] {
-      const petsc::ScopedLogEvent event(petsc::Event::distribute);
+      const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
       return petsc::distribute_mesh(PETSC_COMM_WORLD, rank == 0 ? &whole : nullptr);
     }();
     const auto solution = ManufacturedSolution::for_box(
@@ -114,7 +114,7 @@ void run() {
       for (std::size_t n = 0; n < u.size(); ++n)
         difference[n] = u[n] - solution.value(mesh.local.nodes[n]);
       const MeshField fields[] = {{"u", 1, u}, {"error", 1, difference}};
-      const petsc::ScopedLogEvent event(petsc::Event::output);
+      const petsc::ScopedLogEvent event(petsc::LogEvent::output);
       petsc::write_pvtu(mesh, o.output, fields);
       if (rank == 0) std::printf("wrote %s\n", o.output.c_str());
     }

@@ -96,7 +96,7 @@ void PoissonProblem::assemble() {
   if (backend_ == Backend::cuda) {
     assemble_on_device();
   } else {
-    const petsc::ScopedLogEvent event(petsc::Event::assemble);
+    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
     fe::CpuAssembler assembler(mesh_.local);
     fe::BlockCsrMatrix values = assembler.create_matrix<fe::DiffusionOperator>();
     std::vector<double> load(mesh_.local.node_count(), 0.0);

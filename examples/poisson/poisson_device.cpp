@@ -17,7 +17,7 @@ void PoissonProblem::assemble_on_device() {
   op.tensor = fe::field_ref(d.tensor.data(), static_cast<std::int64_t>(d.tensor.size()));
   op.source = fe::field_ref(d.source.data(), static_cast<std::int64_t>(d.source.size()));
   {
-    const petsc::ScopedLogEvent event(petsc::Event::assemble_gpu);
+    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
     d.assembler.assemble(op, d.values, &d.rhs, strategy_);
   }
   matrix_->begin_set_values(d.values, d.stream);

@@ -227,7 +227,7 @@ void PetscMatrix::return_array() {
 
 void PetscMatrix::set_values(std::span<const double> values) {
   check_value_count(values.size(), "set_values");
-  const ScopedLogEvent event(Event::mat_update, reinterpret_cast<PetscObject>(mat_));
+  const ScopedLogEvent event(LogEvent::mat_update, reinterpret_cast<PetscObject>(mat_));
   if (path_ == HandoffPath::coo) {
     FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, values.data(), INSERT_VALUES));
     return;
@@ -291,11 +291,11 @@ void PetscMatrix::begin_set_values(const DeviceArray<double>& values, const Stre
 void PetscMatrix::end_set_values() {
   if (!pending_) return;  // nothing queued (or a CUDA-PETSc matrix, updated in begin)
   {
-    const ScopedLogEvent event(Event::copy_d2h);  // the part of the copy not hidden by overlap
+    const ScopedLogEvent event(LogEvent::copy_d2h);  // the part of the copy not hidden by overlap
     copy_done_->synchronize();
   }
   pending_ = false;
-  const ScopedLogEvent event(Event::mat_update, reinterpret_cast<PetscObject>(mat_));
+  const ScopedLogEvent event(LogEvent::mat_update, reinterpret_cast<PetscObject>(mat_));
   if (path_ == HandoffPath::coo) {
     FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, staging_.data(), INSERT_VALUES));
     return;

@@ -75,7 +75,7 @@ void PetscVector::set_values(std::span<const double> local_values) {
   if (local_values.size() != local_values_)
     fail(ErrorCategory::invalid_input, "PetscVector::set_values: ", local_values.size(),
          " values for ", local_values_, " local entries");
-  const ScopedLogEvent event(Event::vec_update, reinterpret_cast<PetscObject>(vec_));
+  const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
   if (distributed_) {
     FOEHN_PETSC_CHECK(VecSetValuesCOO(vec_, local_values.data(), INSERT_VALUES));
     return;
@@ -103,7 +103,7 @@ void PetscVector::begin_set_values(const DeviceArray<double>& local_values, cons
 void PetscVector::end_set_values() {
   if (!pending_) return;
   {
-    const ScopedLogEvent event(Event::copy_d2h);
+    const ScopedLogEvent event(LogEvent::copy_d2h);
     copy_done_->synchronize();
   }
   pending_ = false;

@@ -1,0 +1,146 @@
+#pragma once
+// LinearSolver: one PETSc KSP per linear system of a timestep, each with its own options
+// prefix, so `-pressure_ksp_type bcgs` changes the pressure solve and nothing else.
+//
+// The solver kind sets the defaults a user would pick for that system (CG + GAMG for the
+// pressure Poisson problem, GMRES + block Jacobi/ILU for transport, ...); they are applied
+// BEFORE KSPSetFromOptions, so every PETSc option on the command line overrides them.
+//
+//   foehn::petsc::LinearSolver pressure(PETSC_COMM_WORLD, "pressure_",
+//                                        foehn::petsc::SolverKind::pressure);
+//   for (step ...) {
+//     assemble(p_matrix, p_rhs);             // new values, same Mat
+//     pressure.set_operator(p_matrix);       // once is enough; repeating it is harmless
+//     auto result = pressure.solve(p_rhs, p);  // throws foehn::Error if it did not converge
+//     log << pressure.prefix() << result.iterations << " its, " << result.reason;
+//   }
+//
+// Foehn's own options (with the solver's prefix, listed by -help):
+//   -<prefix>foehn_pc_rebuild_interval N   rebuild the preconditioner every N operator updates
+//                                          (1: always, 0: never after the first)
+//   -<prefix>foehn_allow_not_converged     return a non-converged result instead of throwing
+// See docs/solvers.md for the kinds, their defaults and examples.
+//
+// The library never calls PetscInitialize: constructing a solver without PETSc initialised
+// throws foehn::Error (unavailable).
+
+#include <petscksp.h>
+
+#include <string>
+#include <string_view>
+
+namespace foehn::petsc {
+
+enum class SolverKind {
+  // Symmetric positive definite (diffusion, implicit elliptic): CG + GAMG.
+  elliptic,
+  // Pressure Poisson: as elliptic, and the initial guess is the solution vector's content
+  // (the previous step's pressure), not zero.
+  pressure,
+  // Non-symmetric scalar (advection-diffusion of theta or tracers): GMRES + bjacobi/ILU(0).
+  advection_diffusion,
+  // 3x3-block non-symmetric momentum (MATBAIJ bs 3, or AIJ with block size 3):
+  // GMRES + bjacobi with block ILU(0).
+  momentum,
+  // Small problems and references: preonly + LU (MUMPS on more than one rank).
+  direct,
+};
+
+std::string_view to_string(SolverKind kind);
+
+// What the code chooses; the command line still overrides every field (see the option names).
+struct SolverSettings {
+  SolverKind kind = SolverKind::elliptic;
+  double relative_tolerance = 1e-8;    // -<prefix>ksp_rtol
+  double absolute_tolerance = 1e-50;   // -<prefix>ksp_atol (PETSc's default)
+  int max_iterations = 1000;           // -<prefix>ksp_max_it
+  bool initial_guess_nonzero = false;  // -<prefix>ksp_initial_guess_nonzero
+  int pc_rebuild_interval = 1;         // -<prefix>foehn_pc_rebuild_interval
+  bool allow_not_converged = false;    // -<prefix>foehn_allow_not_converged
+
+  // The defaults of a kind (the table in docs/solvers.md).
+  static SolverSettings for_kind(SolverKind kind);
+};
+
+struct SolveResult {
+  int iterations = 0;
+  KSPConvergedReason reason_code = KSP_CONVERGED_ITERATING;
+  std::string reason;          // PETSc's name: "CONVERGED_RTOL", "DIVERGED_ITS", ...
+  bool converged = false;      // reason_code > 0
+  double residual_norm = 0.0;  // KSPGetResidualNorm: the norm of the convergence test
+                               // (preconditioned for CG and left-preconditioned GMRES)
+  double setup_seconds = 0.0;  // KSPSetUp + KSPSetUpOnBlocks (near 0 when the PC is reused)
+  double solve_seconds = 0.0;  // KSPSolve
+  bool preconditioner_rebuilt = false;
+};
+
+// Totals over the solver's life, for progress output and end-of-run summaries.
+struct SolverStatistics {
+  long solves = 0;
+  long iterations = 0;
+  long preconditioner_builds = 0;
+  double setup_seconds = 0.0;
+  double solve_seconds = 0.0;
+};
+
+class LinearSolver {
+ public:
+  // Creates the KSP on `comm` with options prefix `prefix` ("pressure_"; a leading '-' is
+  // dropped and a trailing '_' added when missing; "" means no prefix), applies the kind's
+  // defaults, then KSPSetFromOptions and Foehn's options. Collective on `comm`.
+  LinearSolver(MPI_Comm comm, std::string_view prefix, SolverKind kind);
+  LinearSolver(MPI_Comm comm, std::string_view prefix, const SolverSettings& settings);
+  ~LinearSolver();
+
+  LinearSolver(LinearSolver&& other) noexcept;
+  LinearSolver& operator=(LinearSolver&& other) noexcept;
+  LinearSolver(const LinearSolver&) = delete;
+  LinearSolver& operator=(const LinearSolver&) = delete;
+
+  // The operator A and the matrix the preconditioner is built from (A when null). Not owned
+  // (PETSc keeps a reference). Changing values of the same Mat needs no new call: each solve
+  // notices the change. A different Mat object forces a preconditioner rebuild.
+  void set_operator(Mat operator_matrix, Mat preconditioner_matrix = nullptr);
+
+  // Solves A x = b. With a nonzero initial guess, x's content on entry is the guess.
+  // Throws foehn::Error (petsc) naming the prefix, the reason, the iterations and the residual
+  // when KSP does not converge, unless not-converged results are allowed.
+  SolveResult solve(Vec b, Vec x);
+
+  // One line: prefix, KSP and PC types (with the sub-solver of block Jacobi/ASM once set up),
+  // tolerances, initial guess and rebuild policy - for progress output.
+  std::string description() const;
+  // KSPView on `viewer` (stdout of the solver's communicator when null).
+  void view(PetscViewer viewer = nullptr) const;
+
+  KSP ksp() const noexcept { return ksp_; }
+  const std::string& prefix() const noexcept { return prefix_; }
+  SolverKind kind() const noexcept { return kind_; }
+  int pc_rebuild_interval() const noexcept { return pc_rebuild_interval_; }
+  bool allows_not_converged() const noexcept { return allow_not_converged_; }
+  const SolverStatistics& statistics() const noexcept { return statistics_; }
+
+ private:
+  void configure(MPI_Comm comm, const SolverSettings& settings);
+  bool decide_rebuild();
+  void pass_reuse_to_blocks(PetscBool reuse) const;
+  void destroy() noexcept;
+
+  KSP ksp_ = nullptr;
+  std::string prefix_;
+  SolverKind kind_ = SolverKind::elliptic;
+  int pc_rebuild_interval_ = 1;
+  bool allow_not_converged_ = false;
+
+  // Preconditioner reuse: operator updates are counted from the state of the preconditioner
+  // matrix, which PETSc increases whenever its values change.
+  PetscObjectId pmat_id_ = 0;
+  PetscObjectState pmat_state_seen_ = -1;
+  bool pc_built_ = false;
+  bool force_rebuild_ = true;
+  int updates_since_build_ = 0;
+
+  SolverStatistics statistics_;
+};
+
+}  // namespace foehn::petsc

@@ -1,0 +1,399 @@
+#include "foehn/petsc/linear_solver.hpp"
+
+// PetscObjectStateGet (a counter PETSc increases whenever an object's values change) has a
+// public manual page but is declared only in PETSc's "private" header.
+#include <petsc/private/petscimpl.h>
+
+#include <chrono>
+#include <cstdio>
+#include <sstream>
+#include <utility>
+
+#include "foehn/petsc/log_events.hpp"
+#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::petsc {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// PETSc wants "pressure_" (no leading hyphen); users write "-pressure_" or "pressure" too.
+std::string normalised_prefix(std::string_view prefix) {
+  while (!prefix.empty() && prefix.front() == '-') prefix.remove_prefix(1);
+  std::string result(prefix);
+  if (!result.empty() && result.back() != '_') result += '_';
+  return result;
+}
+
+// Residual norms in messages: three digits say enough and stay readable.
+std::string scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", value);
+  return text;
+}
+
+std::string label_of(const std::string& prefix) {
+  return prefix.empty() ? std::string("(no prefix)") : "'" + prefix + "'";
+}
+
+// The kind's KSP and PC types; tolerances and the initial guess come from SolverSettings.
+void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind) {
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp, &pc));
+  switch (kind) {
+    case SolverKind::elliptic:
+    case SolverKind::pressure:
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPCG));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCGAMG));
+      break;
+    case SolverKind::advection_diffusion:
+    case SolverKind::momentum:
+      // Block Jacobi's sub-solver defaults to preonly + ILU(0): on MATSEQBAIJ/MATMPIBAIJ with
+      // bs 3 that is block ILU(0) with 3x3 kernels; on AIJ with a 3x3-blocked pattern point
+      // ILU(0) yields the same factors, because the pattern is closed under in-block fill.
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPGMRES));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCBJACOBI));
+      break;
+    case SolverKind::direct: {
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPPREONLY));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCLU));
+#if defined(PETSC_HAVE_MUMPS)
+      int ranks = 1;
+      MPI_Comm_size(comm, &ranks);  // MPI's default handler aborts on a bad communicator
+      // PETSc's own LU is sequential only.
+      if (ranks > 1) FOEHN_PETSC_CHECK(PCFactorSetMatSolverType(pc, MATSOLVERMUMPS));
+#endif
+      break;
+    }
+  }
+}
+
+// Foehn's options with the solver's prefix, read like PETSc's so -help lists them.
+PetscErrorCode read_foehn_options(MPI_Comm comm, const char* prefix, PetscInt* rebuild_interval,
+                                  PetscBool* allow_not_converged) {
+  PetscFunctionBeginUser;
+  PetscOptionsBegin(comm, prefix, "Foehn linear solver options", "KSP");
+  PetscCall(PetscOptionsInt("-foehn_pc_rebuild_interval",
+                            "Rebuild the preconditioner every N operator updates (1: every "
+                            "update, 0: never after the first build)",
+                            "foehn::petsc::LinearSolver", *rebuild_interval, rebuild_interval,
+                            nullptr));
+  PetscCall(PetscOptionsBool(
+      "-foehn_allow_not_converged", "Return a solve that did not converge instead of throwing",
+      "foehn::petsc::LinearSolver", *allow_not_converged, allow_not_converged, nullptr));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+std::string type_name(PetscObject object) {
+  const char* name = nullptr;
+  FOEHN_PETSC_CHECK(PetscObjectGetType(object, &name));
+  return name ? name : "unset";
+}
+
+// The sub-solvers of block Jacobi and ASM: they exist once the outer PC has been set up.
+bool get_block_solvers(PC pc, PetscInt* count, KSP** blocks) {
+  PetscBool is_bjacobi = PETSC_FALSE;
+  PetscBool is_asm = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCBJACOBI, &is_bjacobi));
+  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCASM, &is_asm));
+  *count = 0;
+  *blocks = nullptr;
+  if (is_bjacobi) FOEHN_PETSC_CHECK(PCBJacobiGetSubKSP(pc, count, nullptr, blocks));
+  if (is_asm) FOEHN_PETSC_CHECK(PCASMGetSubKSP(pc, count, nullptr, blocks));
+  return is_bjacobi || is_asm;
+}
+
+}  // namespace
+
+std::string_view to_string(SolverKind kind) {
+  switch (kind) {
+    case SolverKind::elliptic:
+      return "elliptic";
+    case SolverKind::pressure:
+      return "pressure";
+    case SolverKind::advection_diffusion:
+      return "advection_diffusion";
+    case SolverKind::momentum:
+      return "momentum";
+    case SolverKind::direct:
+      return "direct";
+  }
+  return "unknown";
+}
+
+SolverSettings SolverSettings::for_kind(SolverKind kind) {
+  SolverSettings settings;
+  settings.kind = kind;
+  // The previous step's pressure is close to this step's: start from it.
+  if (kind == SolverKind::pressure) settings.initial_guess_nonzero = true;
+  return settings;
+}
+
+LinearSolver::LinearSolver(MPI_Comm comm, std::string_view prefix, SolverKind kind)
+    : LinearSolver(comm, prefix, SolverSettings::for_kind(kind)) {}
+
+LinearSolver::LinearSolver(MPI_Comm comm, std::string_view prefix, const SolverSettings& settings)
+    : prefix_(normalised_prefix(prefix)), kind_(settings.kind) {
+  if (!detail::petsc_is_running())
+    fail(ErrorCategory::unavailable, "LinearSolver ", label_of(prefix_),
+         " needs PETSc, which is not initialised: the application calls PetscInitialize "
+         "before creating solvers (Foehn never initialises PETSc itself)");
+  try {
+    configure(comm, settings);
+  } catch (...) {
+    destroy();
+    throw;
+  }
+}
+
+void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
+  if (settings.pc_rebuild_interval < 0)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": pc_rebuild_interval must be >= 0, got ", settings.pc_rebuild_interval);
+  register_log_events();
+  FOEHN_PETSC_CHECK(KSPCreate(comm, &ksp_));
+  if (!prefix_.empty()) FOEHN_PETSC_CHECK(KSPSetOptionsPrefix(ksp_, prefix_.c_str()));
+
+  // The code's choices first, so that KSPSetFromOptions lets the command line override them.
+  apply_kind_types(ksp_, comm, settings.kind);
+  FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
+                                     PETSC_DEFAULT, settings.max_iterations));
+  FOEHN_PETSC_CHECK(
+      KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
+  FOEHN_PETSC_CHECK(KSPSetFromOptions(ksp_));
+
+  PetscInt rebuild_interval = settings.pc_rebuild_interval;
+  PetscBool allow = settings.allow_not_converged ? PETSC_TRUE : PETSC_FALSE;
+  FOEHN_PETSC_CHECK(read_foehn_options(comm, prefix_.empty() ? nullptr : prefix_.c_str(),
+                                       &rebuild_interval, &allow));
+  if (rebuild_interval < 0)
+    fail(ErrorCategory::invalid_input, "-", prefix_, "foehn_pc_rebuild_interval must be >= 0 (",
+         "1: rebuild after every operator update, 0: never after the first), got ",
+         rebuild_interval);
+  pc_rebuild_interval_ = static_cast<int>(rebuild_interval);
+  allow_not_converged_ = allow == PETSC_TRUE;
+
+  // PETSc's own -<prefix>ksp_reuse_preconditioner means "never rebuild": honour it, since
+  // solve() sets the reuse flag itself before every setup.
+  PetscBool petsc_reuse = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(KSPGetReusePreconditioner(ksp_, &petsc_reuse));
+  if (petsc_reuse) pc_rebuild_interval_ = 0;
+
+  // A direct solve chosen on the command line (-pressure_ksp_type preonly -pressure_pc_type
+  // lu) would otherwise fail on the pressure kind's nonzero guess.
+  PetscBool is_preonly = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &is_preonly));
+  if (is_preonly) FOEHN_PETSC_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE));
+}
+
+LinearSolver::~LinearSolver() {
+  destroy();
+}
+
+void LinearSolver::destroy() noexcept {
+  // After PetscFinalize the KSP is gone with PETSc's memory; destroying it would crash.
+  if (ksp_ && detail::petsc_is_running()) (void)KSPDestroy(&ksp_);
+  ksp_ = nullptr;
+}
+
+LinearSolver::LinearSolver(LinearSolver&& other) noexcept
+    : ksp_(std::exchange(other.ksp_, nullptr)),
+      prefix_(std::move(other.prefix_)),
+      kind_(other.kind_),
+      pc_rebuild_interval_(other.pc_rebuild_interval_),
+      allow_not_converged_(other.allow_not_converged_),
+      pmat_id_(other.pmat_id_),
+      pmat_state_seen_(other.pmat_state_seen_),
+      pc_built_(other.pc_built_),
+      force_rebuild_(other.force_rebuild_),
+      updates_since_build_(other.updates_since_build_),
+      statistics_(other.statistics_) {}
+
+LinearSolver& LinearSolver::operator=(LinearSolver&& other) noexcept {
+  if (this != &other) {
+    destroy();
+    ksp_ = std::exchange(other.ksp_, nullptr);
+    prefix_ = std::move(other.prefix_);
+    kind_ = other.kind_;
+    pc_rebuild_interval_ = other.pc_rebuild_interval_;
+    allow_not_converged_ = other.allow_not_converged_;
+    pmat_id_ = other.pmat_id_;
+    pmat_state_seen_ = other.pmat_state_seen_;
+    pc_built_ = other.pc_built_;
+    force_rebuild_ = other.force_rebuild_;
+    updates_since_build_ = other.updates_since_build_;
+    statistics_ = other.statistics_;
+  }
+  return *this;
+}
+
+void LinearSolver::set_operator(Mat operator_matrix, Mat preconditioner_matrix) {
+  if (!ksp_) fail(ErrorCategory::invalid_input, "LinearSolver used after being moved from");
+  if (!operator_matrix)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": set_operator needs a matrix, got a null Mat");
+  Mat pmat = preconditioner_matrix ? preconditioner_matrix : operator_matrix;
+  FOEHN_PETSC_CHECK(KSPSetOperators(ksp_, operator_matrix, pmat));
+  // Ids are unique for the whole run, unlike addresses, which a new Mat may reuse.
+  PetscObjectId id = 0;
+  FOEHN_PETSC_CHECK(PetscObjectGetId(reinterpret_cast<PetscObject>(pmat), &id));
+  if (id != pmat_id_) {
+    pmat_id_ = id;
+    force_rebuild_ = true;
+  }
+}
+
+bool LinearSolver::decide_rebuild() {
+  Mat pmat = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetOperators(ksp_, nullptr, &pmat));
+  PetscObjectState state = 0;
+  FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(pmat), &state));
+  const bool updated = state != pmat_state_seen_;
+  pmat_state_seen_ = state;
+  if (!pc_built_ || force_rebuild_) return true;
+  // Unchanged operator: PETSc keeps the preconditioner whatever the flag says.
+  if (!updated) return false;
+  ++updates_since_build_;
+  if (pc_rebuild_interval_ == 0) return false;
+  return updates_since_build_ >= pc_rebuild_interval_;
+}
+
+void LinearSolver::pass_reuse_to_blocks(PetscBool reuse) const {
+  // Block Jacobi and ASM set up their blocks in KSPSetUpOnBlocks with their own KSPs, which
+  // see the changed matrix and would refactor even when the outer PC is reused (PETSc hands
+  // the flag down only later, in PCApply). Pass it down before the blocks are set up.
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  PetscInt count = 0;
+  KSP* blocks = nullptr;
+  if (!get_block_solvers(pc, &count, &blocks)) return;
+  for (PetscInt i = 0; i < count; ++i)
+    FOEHN_PETSC_CHECK(KSPSetReusePreconditioner(blocks[i], reuse));
+}
+
+SolveResult LinearSolver::solve(Vec b, Vec x) {
+  if (!ksp_) fail(ErrorCategory::invalid_input, "LinearSolver used after being moved from");
+  PetscBool has_operator = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(KSPGetOperatorsSet(ksp_, &has_operator, nullptr));
+  if (!has_operator)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": solve() called before set_operator()");
+  if (!b || !x)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": solve() needs a right-hand side and a solution vector, got a null Vec");
+
+  SolveResult result;
+  result.preconditioner_rebuilt = decide_rebuild();
+  const PetscBool reuse = result.preconditioner_rebuilt ? PETSC_FALSE : PETSC_TRUE;
+  FOEHN_PETSC_CHECK(KSPSetReusePreconditioner(ksp_, reuse));
+
+  const auto setup_start = Clock::now();
+  {
+    ScopedLogEvent event(LogEvent::solver_setup, reinterpret_cast<PetscObject>(ksp_));
+    FOEHN_PETSC_CHECK(KSPSetUp(ksp_));
+    pass_reuse_to_blocks(reuse);
+    FOEHN_PETSC_CHECK(KSPSetUpOnBlocks(ksp_));
+  }
+  result.setup_seconds = seconds_since(setup_start);
+  if (result.preconditioner_rebuilt) {
+    pc_built_ = true;
+    force_rebuild_ = false;
+    updates_since_build_ = 0;
+    ++statistics_.preconditioner_builds;
+  }
+
+  const auto solve_start = Clock::now();
+  {
+    ScopedLogEvent event(LogEvent::solve, reinterpret_cast<PetscObject>(ksp_),
+                         reinterpret_cast<PetscObject>(b));
+    FOEHN_PETSC_CHECK(KSPSolve(ksp_, b, x));
+  }
+  result.solve_seconds = seconds_since(solve_start);
+
+  PetscInt iterations = 0;
+  PetscReal residual = 0.0;
+  const char* reason_name = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetIterationNumber(ksp_, &iterations));
+  FOEHN_PETSC_CHECK(KSPGetConvergedReason(ksp_, &result.reason_code));
+  FOEHN_PETSC_CHECK(KSPGetConvergedReasonString(ksp_, &reason_name));
+  FOEHN_PETSC_CHECK(KSPGetResidualNorm(ksp_, &residual));
+  result.iterations = static_cast<int>(iterations);
+  result.reason = reason_name ? reason_name : "UNKNOWN";
+  result.converged = result.reason_code > 0;
+  result.residual_norm = static_cast<double>(residual);
+
+  ++statistics_.solves;
+  statistics_.iterations += result.iterations;
+  statistics_.setup_seconds += result.setup_seconds;
+  statistics_.solve_seconds += result.solve_seconds;
+
+  if (!result.converged && !allow_not_converged_) {
+    PC pc = nullptr;
+    PCFailedReason pc_failure = PC_NOERROR;
+    FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+    FOEHN_PETSC_CHECK(PCGetFailedReason(pc, &pc_failure));
+    const std::string pc_note =
+        pc_failure != PC_NOERROR
+            ? std::string(", preconditioner failed: ") + PCFailedReasons[pc_failure]
+            : std::string();
+    fail(ErrorCategory::petsc, "linear solve ", label_of(prefix_),
+         " did not converge: ", result.reason, " after ", result.iterations,
+         " iterations, residual norm ", scientific(result.residual_norm), pc_note, " [",
+         description(), "]; -", prefix_, "ksp_monitor and -", prefix_,
+         "ksp_converged_reason show more, -", prefix_,
+         "foehn_allow_not_converged accepts such solves");
+  }
+  return result;
+}
+
+std::string LinearSolver::description() const {
+  if (!ksp_) return "LinearSolver (moved from)";
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  std::ostringstream out;
+  out << (prefix_.empty() ? std::string("(no prefix)") : prefix_) << ": "
+      << type_name(reinterpret_cast<PetscObject>(ksp_)) << " + "
+      << type_name(reinterpret_cast<PetscObject>(pc));
+  if (pc_built_) {
+    PetscInt count = 0;
+    KSP* blocks = nullptr;
+    if (get_block_solvers(pc, &count, &blocks) && count > 0) {
+      PC sub_pc = nullptr;
+      FOEHN_PETSC_CHECK(KSPGetPC(blocks[0], &sub_pc));
+      out << " (blocks: " << type_name(reinterpret_cast<PetscObject>(blocks[0])) << " + "
+          << type_name(reinterpret_cast<PetscObject>(sub_pc)) << ")";
+    }
+  }
+  PetscReal rtol = 0.0, atol = 0.0, dtol = 0.0;
+  PetscInt max_it = 0;
+  PetscBool nonzero_guess = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(KSPGetTolerances(ksp_, &rtol, &atol, &dtol, &max_it));
+  FOEHN_PETSC_CHECK(KSPGetInitialGuessNonzero(ksp_, &nonzero_guess));
+  out << ", rtol " << rtol << ", atol " << atol << ", max_it " << max_it
+      << (nonzero_guess ? ", nonzero initial guess" : ", zero initial guess");
+  if (pc_rebuild_interval_ == 1)
+    out << ", pc rebuilt on every operator update";
+  else if (pc_rebuild_interval_ == 0)
+    out << ", pc built once";
+  else
+    out << ", pc rebuilt every " << pc_rebuild_interval_ << " operator updates";
+  return out.str();
+}
+
+void LinearSolver::view(PetscViewer viewer) const {
+  if (!ksp_) fail(ErrorCategory::invalid_input, "LinearSolver used after being moved from");
+  FOEHN_PETSC_CHECK(KSPView(
+      ksp_, viewer ? viewer
+                   : PETSC_VIEWER_STDOUT_(PetscObjectComm(reinterpret_cast<PetscObject>(ksp_)))));
+}
+
+}  // namespace foehn::petsc
