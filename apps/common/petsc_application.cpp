@@ -77,8 +77,9 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
     std::cerr << info.name << ": unexpected error: " << error.what() << "\n";
     exit_code = 1;
   }
-  // Unused options were already reported; keep PETSc from printing its own warning too.
-  PetscOptionsClear(nullptr);
+  // Unused options were already reported; keep PETSc from printing its own warning too (but
+  // keep the database: PetscFinalize still reads -log_view and friends).
+  PetscOptionsSetValue(nullptr, "-options_left", "false");
   if (PetscFinalize() != 0 && exit_code == 0) exit_code = 1;
   return exit_code;
 }

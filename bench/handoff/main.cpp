@@ -62,6 +62,11 @@ double max_over_ranks(double value, MPI_Comm comm) {
   MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm);
   return result;
 }
+double min_over_ranks(double value, MPI_Comm comm) {
+  double result = 0;
+  MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return result;
+}
 double sum_over_ranks(double value, MPI_Comm comm) {
   double result = 0;
   MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_SUM, comm);
@@ -96,8 +101,12 @@ void run(int argc, char** argv) {
       const double copy = max_over_ranks(t.copy_ms, comm);
       const double update = max_over_ranks(t.update_ms, comm);
       const double bytes = sum_over_ranks(t.value_bytes, comm);
+      // Link bandwidth of the slowest rank's own copy (ranks copy at different moments, so
+      // total bytes over the longest copy would overstate it).
+      const double copy_gbs = min_over_ranks(t.value_bytes / (t.copy_ms * 1e-3) / 1e9, comm);
       const double error = max_over_ranks(t.check_relative_error, comm);
-      const bool passed = error <= 1e-12;
+      // Round-off of summing ~10^8 entries of both signs in different orders.
+      const bool passed = error <= 1e-10;
       all_checks_passed = all_checks_passed && passed;
       const std::string path = t.path + (t.path == "seq_array" ? (t.registered ? "_registered" : "_staged") : "");
       auto add = [&](const std::string& stage, const std::string& variant, double ms) {
@@ -111,7 +120,7 @@ void run(int argc, char** argv) {
         c.check_passed = passed;
         if (stage != "assembly") {
           c.model_bytes = bytes;  // matrix + RHS values, each crossing the link once
-          c.achieved_gbs = bytes / (ms * 1e-3) / 1e9;
+          if (stage == "handoff_copy") c.achieved_gbs = copy_gbs;
           c.baseline = options.strategy + "_" + rank_label;  // the assembly it serves
           c.speedup_vs_baseline = assemble / ms;             // < 1: the hand-off costs more
           c.max_rel_error_vs_reference = error;
@@ -125,7 +134,7 @@ void run(int argc, char** argv) {
       if (rank == 0)
         std::cout << t.operator_name << " " << mesh.global_tets << " tets, " << rank_label
                   << ": assembly " << assemble << " ms, copy " << copy << " ms ("
-                  << bytes / (copy * 1e-3) / 1e9 << " GB/s), PETSc update " << update
+                  << copy_gbs << " GB/s per rank), PETSc update " << update
                   << " ms, hand-off/assembly " << (copy + update) / assemble << " ["
                   << path << ", " << t.format << "], check " << error << "\n";
     }
@@ -153,7 +162,8 @@ void run(int argc, char** argv) {
   report.notes.push_back(
       "Times are the maximum over ranks of each rank's median; `speedup_vs_baseline` of a "
       "hand-off case is assembly time / hand-off time (below 1: the hand-off costs more than "
-      "the assembly it serves). `model_bytes`: matrix and RHS values summed over ranks.");
+      "the assembly it serves). `model_bytes`: matrix and RHS values summed over ranks; "
+      "`achieved_gbs` of a copy: the slowest rank's own bytes over its own copy time.");
   report.notes.push_back(
       "Check: the sum of all entries of the PETSc matrix (A * ones, summed) equals the sum of "
       "the values every rank handed in, relative to the sum of their magnitudes.");

@@ -11,9 +11,9 @@
 #include "foehn/runtime/scatter.hpp"
 #include "handoff_layout.hpp"
 
-// Exported by libpetsc but declared only in a private header in PETSc 3.18 (public later):
-// the object state is how solvers decide to rebuild a preconditioner.
-PETSC_EXTERN PetscErrorCode PetscObjectStateGet(PetscObject, PetscObjectState*);
+// PetscObjectStateGet/Increase: the object state is how solvers decide to rebuild a
+// preconditioner. PETSc 3.18 declares them only in this private header (public later).
+#include <petsc/private/petscimpl.h>
 
 namespace foehn::petsc {
 
@@ -216,13 +216,12 @@ void PetscMatrix::return_array() {
     FOEHN_PETSC_CHECK(MatSeqAIJRestoreArrayWrite(mat_, &checked_out_array_));
   checked_out_array_ = nullptr;
   // Solvers decide whether to rebuild preconditioners from the object state, which
-  // MatSeqAIJRestoreArrayWrite raises; where a restore does not (BAIJ), an assembly does.
+  // MatSeqAIJRestoreArrayWrite raises; where a restore does not (SeqBAIJ), raise it here
+  // (a MatAssemblyBegin/End would too, at the cost of a pass over the pattern).
   PetscObjectState state = 0;
   FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(mat_), &state));
-  if (state == checkout_state_) {
-    FOEHN_PETSC_CHECK(MatAssemblyBegin(mat_, MAT_FINAL_ASSEMBLY));
-    FOEHN_PETSC_CHECK(MatAssemblyEnd(mat_, MAT_FINAL_ASSEMBLY));
-  }
+  if (state == checkout_state_)
+    FOEHN_PETSC_CHECK(PetscObjectStateIncrease(reinterpret_cast<PetscObject>(mat_)));
 }
 
 void PetscMatrix::set_values(std::span<const double> values) {
