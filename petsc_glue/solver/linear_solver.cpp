@@ -164,6 +164,11 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
 
   // The code's choices first, so that KSPSetFromOptions lets the command line override them.
   apply_kind_types(ksp_, comm, settings.kind);
+  if (!settings.preconditioner.empty()) {
+    PC pc = nullptr;
+    FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+    FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
+  }
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(

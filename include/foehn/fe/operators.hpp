@@ -150,12 +150,17 @@ struct DiffusionOperator {
 
 // The theta-scheme matrix of an advected and diffused tracer (theta', qv, qc, qr):
 //   (1/dt) ∫ N_i N_j + theta [ ∫ N_i (u · ∇N_j) + ∫ ∇N_i · K ∇N_j ]
+// With conservative_form, the advection term is integrated by parts, - ∫ (u · ∇N_i) N_j, with
+// no boundary flux: the column sums of the transport then vanish (the N_i sum to 1), so the
+// tracer's integral is conserved exactly whatever the discrete divergence of u — the right
+// form for closed domains (walls everywhere); open boundaries need the advective form.
 struct AdvectionDiffusionOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "advection_diffusion";
   using Rule = TetStroud4;  // mass and advection terms: degree 2
   double inverse_dt = 1.0;
   double theta = 0.5;
+  bool conservative_form = false;
   FieldRef velocity{};  // required
   FieldRef tensor{};    // optional (K = I)
   FieldRef source{};
@@ -172,6 +177,7 @@ struct AdvectionDiffusionOperator {
   FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
     const auto u = ele_val_at_quad(e.n, ele_val_vector<4, 3>(velocity.data, e.nodes));
     Mat<4, 4> transport = shape_vector_dot_dshape(e.n, u, e.geometry);
+    if (conservative_form) transport = -1.0 * transpose(transport);
     if (tensor.data) {
       const auto k = ele_val_at_quad(e.n, ele_val_tensor<4>(tensor.data, e.nodes));
       transport += dshape_tensor_dshape(e.geometry, k);

@@ -57,6 +57,9 @@ struct SolverSettings {
   bool initial_guess_nonzero = false;  // -<prefix>ksp_initial_guess_nonzero
   int pc_rebuild_interval = 1;         // -<prefix>foehn_pc_rebuild_interval
   bool allow_not_converged = false;    // -<prefix>foehn_allow_not_converged
+  // PETSc PC type replacing the kind's ("hypre", "jacobi", ...; empty: the kind's), still
+  // overridden by -<prefix>pc_type.
+  std::string preconditioner;
 
   // The defaults of a kind (the table in docs/solvers.md).
   static SolverSettings for_kind(SolverKind kind);

@@ -1,0 +1,139 @@
+// The mountain-wave core on small meshes: it keeps a uniform flow exactly uniform over flat
+// ground, keeps the discrete divergence small, conserves tracer mass in a closed box, restarts
+// bitwise from a checkpoint, and rejects bad numerics.
+#include <gtest/gtest.h>
+#include <petscsys.h>
+
+#include <cmath>
+#include <filesystem>
+
+#include "io/case_fingerprint.hpp"
+#include "io/checkpoint.hpp"
+#include "mountain_wave_test_support.hpp"
+#include "support/error_category.hpp"
+#include "support/temp_dir.hpp"
+
+namespace foehn::mountainwave {
+namespace {
+
+using testing::distributed_small_mesh;
+using testing::small_domain;
+
+TEST(MountainWaveCore, UniformFlowOverFlatGroundStaysUniform) {
+  MountainMeshOptions domain = small_domain();
+  domain.mountain_height = 0;
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  Numerics numerics;
+  numerics.dt = 30;
+  MountainWaveModel model(mesh, domain, Physics{}, numerics);
+  ModelState state = model.initial_state();
+  for (int step = 0; step < 4; ++step) model.step(state);
+  double worst = 0;
+  for (std::size_t n = 0; n < mesh.local.node_count(); ++n) {
+    worst = std::max(worst, std::abs(state.velocity[3 * n] - 10.0));
+    worst = std::max({worst, std::abs(state.velocity[3 * n + 1]), std::abs(state.velocity[3 * n + 2]),
+                      std::abs(state.theta[n])});
+  }
+  // A uniform flow is an exact steady solution; what remains is the Krylov tolerance (1e-10
+  // relative to right-hand sides of order U / dt times the mesh volume).
+  EXPECT_LE(worst, 1e-7) << "a uniform flow is an exact steady solution";
+}
+
+TEST(MountainWaveCore, DiscreteDivergenceStaysSmallOverTheMountain) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  Numerics numerics;
+  numerics.dt = 30;
+  MountainWaveModel model(mesh, domain, Physics{}, numerics);
+  ModelState state = model.initial_state();
+  StepReport report;
+  for (int step = 0; step < 8; ++step) report = model.step(state);
+  // The flow's own scale of velocity gradients is U / a = 1e-2 1/s.
+  EXPECT_LT(report.max_divergence, 0.02 * 10.0 / 1000.0);
+  EXPECT_GT(report.iterations[5], 0);
+}
+
+TEST(MountainWaveCore, ClosedBoxConservesTracerMass) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  Physics physics;
+  physics.closed_box = true;
+  physics.bubble_amplitude = 2.0;  // a warm bubble sets the fluid in motion
+  Numerics numerics;
+  numerics.dt = 30;
+  MountainWaveModel model(mesh, domain, physics, numerics);
+  ModelState state = model.initial_state();
+  const double mass_before = model.integral(state.tracers[0]);
+  StepReport report;
+  for (int step = 0; step < 10; ++step) report = model.step(state);
+  const double mass_after = model.integral(state.tracers[0]);
+  double speed = 0;
+  for (const double v : state.velocity) speed = std::max(speed, std::abs(v));
+  MPI_Allreduce(MPI_IN_PLACE, &speed, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+  EXPECT_GT(speed, 1e-3) << "the bubble should have set the fluid in motion";
+  // The conservative form conserves the integral up to the Krylov tolerance.
+  EXPECT_LE(std::abs(mass_after - mass_before), 1e-9 * mass_before);
+}
+
+TEST(MountainWaveCore, RestartFromACheckpointIsBitwiseTheUninterruptedRun) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  Numerics numerics;
+  numerics.dt = 30;
+  numerics.stabilisation_interval = 2;  // the restart falls between two stabilisation updates
+  const Physics physics;
+  const std::string fingerprint = CaseFingerprint().add("test", "restart").str();
+
+  ModelState uninterrupted;
+  {
+    MountainWaveModel model(mesh, domain, physics, numerics);
+    uninterrupted = model.initial_state();
+    for (int step = 0; step < 5; ++step) model.step(uninterrupted);
+  }
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  const foehn::testing::TempDir folder;
+  std::string path = (folder.path() / "checkpoint.h5").string();
+  {
+    MountainWaveModel model(mesh, domain, physics, numerics);
+    ModelState first_part = model.initial_state();
+    for (int step = 0; step < 3; ++step) model.step(first_part);
+    // Every rank writes to rank 0's folder.
+    MPI_Bcast(path.data(), static_cast<int>(path.size()), MPI_CHAR, 0, PETSC_COMM_WORLD);
+    write_checkpoint(mesh, first_part, path, CheckpointMetadata{fingerprint});
+  }
+  MountainWaveModel restarted_model(mesh, domain, physics, numerics);  // fresh solvers
+  ModelState restarted = read_checkpoint(mesh, path, CheckpointMetadata{fingerprint});
+  for (int step = 0; step < 2; ++step) restarted_model.step(restarted);
+
+  EXPECT_EQ(restarted.step, uninterrupted.step);
+  EXPECT_EQ(restarted.time, uninterrupted.time);
+  EXPECT_EQ(restarted.velocity, uninterrupted.velocity);
+  EXPECT_EQ(restarted.pressure, uninterrupted.pressure);
+  EXPECT_EQ(restarted.theta, uninterrupted.theta);
+  EXPECT_EQ(restarted.tracers, uninterrupted.tracers);
+}
+
+TEST(MountainWaveCore, BadNumericsAndMeshesAreRejected) {
+  const MountainMeshOptions domain = small_domain(4);
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  using foehn::testing::category_of;
+  Numerics numerics;
+  numerics.dt = -1;
+  EXPECT_EQ(category_of([&] { MountainWaveModel(mesh, domain, Physics{}, numerics); }),
+            ErrorCategory::invalid_input);
+  numerics = Numerics{};
+  numerics.theta = 0.2;
+  EXPECT_EQ(category_of([&] { MountainWaveModel(mesh, domain, Physics{}, numerics); }),
+            ErrorCategory::invalid_input);
+  numerics = Numerics{};
+  numerics.picard_iterations = 0;
+  EXPECT_EQ(category_of([&] { MountainWaveModel(mesh, domain, Physics{}, numerics); }),
+            ErrorCategory::invalid_input);
+  TetMesh untagged = generate_mountain_mesh(domain);
+  untagged.boundary_tags.clear();
+  EXPECT_EQ(category_of([&] { mark_boundary_kinds(untagged); }), ErrorCategory::invalid_input);
+}
+
+}  // namespace
+}  // namespace foehn::mountainwave

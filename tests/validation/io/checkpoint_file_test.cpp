@@ -1,0 +1,296 @@
+// Every way a checkpoint file can be wrong, on one rank: each gives a foehn::Error of the right
+// category naming the file, and HDF5 prints nothing.
+#include <hdf5.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "io/checkpoint.hpp"
+#include "io/section_sampler.hpp"
+#include "support/temp_dir.hpp"
+#include "validation/io/io_test_support.hpp"
+
+namespace foehn::mountainwave {
+namespace {
+
+using foehn::testing::distribute_on;
+using foehn::testing::error_of;
+using foehn::testing::same_bits;
+using foehn::testing::TempDir;
+using foehn::testing::test_state;
+
+const CheckpointMetadata metadata{CaseFingerprint().add("cells", "6x6x4").add("dt", 1.0).str()};
+constexpr double marker = 12345.678901234567;  // one distinctive pressure value, to corrupt
+
+std::vector<char> bytes_of(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::filesystem::path& path, const std::vector<char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Edits a written checkpoint with the HDF5 C API (checksums are recomputed by HDF5, so these
+// files are well-formed HDF5 with wrong contents).
+class Hdf5Edit {
+ public:
+  explicit Hdf5Edit(const std::filesystem::path& path)
+      : file_(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)) {
+    EXPECT_GE(file_, 0);
+  }
+  ~Hdf5Edit() { EXPECT_GE(H5Fclose(file_), 0); }
+  hid_t file() const { return file_; }
+
+  void set_integer_attribute(const char* name, std::int64_t value) {
+    const hid_t attribute = H5Aopen(file_, name, H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_INT64, &value), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  }
+  void delete_link(const char* name) { EXPECT_GE(H5Ldelete(file_, name, H5P_DEFAULT), 0); }
+  // Rewrites one value of a float64 dataset.
+  void set_value(const char* dataset_name, std::size_t index, double value) {
+    const hid_t dataset = H5Dopen2(file_, dataset_name, H5P_DEFAULT);
+    ASSERT_GE(dataset, 0);
+    const hid_t space = H5Dget_space(dataset);
+    const hssize_t count = H5Sget_simple_extent_npoints(space);
+    std::vector<double> values(static_cast<std::size_t>(count));
+    EXPECT_GE(H5Dread(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+    values.at(index) = value;
+    EXPECT_GE(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+              0);
+    EXPECT_GE(H5Sclose(space), 0);
+    EXPECT_GE(H5Dclose(dataset), 0);
+  }
+  void replace_with_vector(const char* name, std::size_t size) {
+    delete_link(name);
+    const hsize_t dims[1] = {size};
+    const hid_t space = H5Screate_simple(1, dims, nullptr);
+    const hid_t dataset =
+        H5Dcreate2(file_, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(dataset, 0);
+    const std::vector<double> zeros(size, 0.0);
+    EXPECT_GE(H5Dwrite(dataset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data()), 0);
+    EXPECT_GE(H5Dclose(dataset), 0);
+    EXPECT_GE(H5Sclose(space), 0);
+  }
+
+ private:
+  hid_t file_ = -1;
+};
+
+class CheckpointFileTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    whole_ = foehn::testing::io_test_mountain();
+    mesh_ = distribute_on(MPI_COMM_SELF, whole_);
+    state_ = test_state(mesh_);
+    state_.pressure[7] = marker;
+    path_ = folder_ / "checkpoint.h5";
+    write_checkpoint(mesh_, state_, path_, metadata);
+  }
+
+  // The error reading `path` gives, with a check that HDF5 printed nothing.
+  foehn::testing::ThrownError read_error(const std::filesystem::path& path,
+                                         const CheckpointMetadata& expected = metadata) {
+    ::testing::internal::CaptureStderr();
+    auto error = error_of([&] { (void)read_checkpoint(mesh_, path, expected); });
+    const std::string printed = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(printed, "") << "HDF5 printed its error stack";
+    EXPECT_TRUE(error.thrown);
+    EXPECT_NE(error.message.find(path.filename().string()), std::string::npos)
+        << "the message should name the file: " << error.message;
+    return error;
+  }
+
+  TempDir folder_;
+  TetMesh whole_;
+  petsc::DistributedMesh mesh_;
+  ModelState state_;
+  std::filesystem::path path_;
+};
+
+TEST_F(CheckpointFileTest, GoodFileReadsBack) {
+  EXPECT_TRUE(same_bits(read_checkpoint(mesh_, path_, metadata), state_));
+}
+
+TEST_F(CheckpointFileTest, MissingFileOrFolder) {
+  EXPECT_EQ(read_error(folder_ / "missing.h5").category, ErrorCategory::io);
+  std::filesystem::create_directory(folder_ / "folder.h5");
+  EXPECT_EQ(read_error(folder_ / "folder.h5").category, ErrorCategory::io);
+}
+
+TEST_F(CheckpointFileTest, NotHdf5) {
+  write_bytes(folder_ / "text.h5", {'h', 'e', 'l', 'l', 'o', '\n'});
+  const auto error = read_error(folder_ / "text.h5");
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("not an HDF5 file"), std::string::npos) << error.message;
+  write_bytes(folder_ / "empty.h5", {});
+  EXPECT_EQ(read_error(folder_ / "empty.h5").category, ErrorCategory::invalid_input);
+}
+
+TEST_F(CheckpointFileTest, Hdf5ButNotACheckpoint) {
+  // A sections file is HDF5 with a "layout" but no "format" attribute.
+  SectionGrid grid;
+  grid.x = grid.y = grid.section_x = evenly_spaced(-3000.0, 3000.0, 1000.0);
+  grid.section_z = evenly_spaced(1000.0, 2000.0, 500.0);
+  const SectionSampler sampler(mesh_, grid);
+  sampler.write_state_sections(folder_ / "sections.h5", state_, MountainWaveCase{});
+  auto error = read_error(folder_ / "sections.h5");
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("not a Foehn mountain-wave checkpoint"), std::string::npos)
+      << error.message;
+
+  {
+    Hdf5Edit edit(path_);
+    EXPECT_GE(H5Adelete(edit.file(), "format"), 0);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute =
+        H5Acreate2(edit.file(), "format", H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT);
+    const int one = 1;
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_INT, &one), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+    EXPECT_GE(H5Sclose(space), 0);
+  }
+  error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("'format' is not a string"), std::string::npos) << error.message;
+}
+
+TEST_F(CheckpointFileTest, WrongVersion) {
+  Hdf5Edit(path_).set_integer_attribute("format_version", 2);
+  const auto error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("version 2"), std::string::npos) << error.message;
+}
+
+TEST_F(CheckpointFileTest, FingerprintMismatchNamesTheOption) {
+  const CheckpointMetadata other{CaseFingerprint().add("cells", "6x6x4").add("dt", 0.5).str()};
+  const auto error = read_error(path_, other);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("dt: 1 in the checkpoint, 0.5 in this run"), std::string::npos)
+      << error.message;
+}
+
+TEST_F(CheckpointFileTest, OtherMeshSizeOrShape) {
+  const TetMesh bigger_input = foehn::testing::io_test_mountain(7);
+  mesh_ = distribute_on(MPI_COMM_SELF, bigger_input);
+  auto error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("written for a mesh of 245 nodes"), std::string::npos)
+      << error.message;
+
+  // Same counts, another mountain: the coordinates tell.
+  const TetMesh lower_input = foehn::testing::io_test_mountain(6, 300.0);
+  mesh_ = distribute_on(MPI_COMM_SELF, lower_input);
+  error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("another mesh"), std::string::npos) << error.message;
+}
+
+TEST_F(CheckpointFileTest, TruncatedFile) {
+  std::vector<char> bytes = bytes_of(path_);
+  for (const std::size_t keep : {bytes.size() / 2, bytes.size() - 1, std::size_t{600}}) {
+    write_bytes(folder_ / "truncated.h5", std::vector<char>(bytes.begin(), bytes.begin() + keep));
+    EXPECT_EQ(read_error(folder_ / "truncated.h5").category, ErrorCategory::io) << keep << " bytes";
+  }
+}
+
+TEST_F(CheckpointFileTest, CorruptDataFailsItsChecksum) {
+  std::vector<char> bytes = bytes_of(path_);
+  char pattern[sizeof(double)];
+  std::memcpy(pattern, &marker, sizeof pattern);
+  const auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern), std::end(pattern));
+  ASSERT_NE(at, bytes.end()) << "the marker value is not in the file";
+  at[3] = static_cast<char>(at[3] ^ 0x10);  // one flipped bit in the mantissa
+  write_bytes(folder_ / "corrupt.h5", bytes);
+  const auto error = read_error(folder_ / "corrupt.h5");
+  EXPECT_EQ(error.category, ErrorCategory::io);
+  EXPECT_NE(error.message.find("pressure"), std::string::npos) << error.message;
+}
+
+TEST_F(CheckpointFileTest, NonFiniteValue) {
+  Hdf5Edit(path_).set_value("nodes/theta", 5, std::numeric_limits<double>::quiet_NaN());
+  auto error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("theta' is nan at input node 5"), std::string::npos)
+      << error.message;
+  write_checkpoint(mesh_, state_, path_, metadata);
+  Hdf5Edit(path_).set_value("nodes/velocity", 3 * 9 + 2, -HUGE_VAL);
+  error = read_error(path_);
+  EXPECT_NE(error.message.find("at input node 9 component 2"), std::string::npos) << error.message;
+}
+
+TEST_F(CheckpointFileTest, MissingOrMisshapenDataset) {
+  Hdf5Edit(path_).delete_link("nodes/qc");
+  auto error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("'qc' is missing"), std::string::npos) << error.message;
+
+  write_checkpoint(mesh_, state_, path_, metadata);
+  Hdf5Edit(path_).replace_with_vector("nodes/pressure", whole_.node_count() - 1);
+  error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("wrong shape"), std::string::npos) << error.message;
+
+  write_checkpoint(mesh_, state_, path_, metadata);
+  Hdf5Edit(path_).replace_with_vector("nodes/velocity", 3 * whole_.node_count());
+  EXPECT_EQ(read_error(path_).category, ErrorCategory::invalid_input);
+}
+
+TEST_F(CheckpointFileTest, WriterRefusesBadStatesAndKeepsTheOldFile) {
+  const std::vector<char> before = bytes_of(path_);
+  ModelState bad = state_;
+  bad.tracers[1][4] = std::numeric_limits<double>::quiet_NaN();
+  auto error = error_of([&] { write_checkpoint(mesh_, bad, path_, metadata); });
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("'qc' is nan"), std::string::npos) << error.message;
+
+  bad = state_;
+  bad.velocity.resize(5);
+  EXPECT_EQ(error_of([&] { write_checkpoint(mesh_, bad, path_, metadata); }).category,
+            ErrorCategory::invalid_input);
+  const std::vector<MeshField> clash{{"theta", 1, state_.theta}};
+  EXPECT_EQ(error_of([&] { write_checkpoint(mesh_, state_, path_, metadata, clash); }).category,
+            ErrorCategory::invalid_input);
+  EXPECT_EQ(bytes_of(path_), before);
+
+  // Unwritable destination: a folder of the checkpoint's name.
+  std::filesystem::create_directory(folder_ / "taken.h5");
+  EXPECT_EQ(
+      error_of([&] { write_checkpoint(mesh_, state_, folder_ / "taken.h5", metadata); }).category,
+      ErrorCategory::io);
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(folder_.path()))
+    names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"checkpoint.h5", "taken.h5"}));
+}
+
+TEST(CaseFingerprintTest, FormatsAndCompares) {
+  const std::string a = CaseFingerprint().add("n", 48).add("dt", 0.1).add("name", "x").str();
+  EXPECT_EQ(a, "n=48;dt=0.1;name=x;");
+  const std::string b = CaseFingerprint().add("n", 48).add("dt", std::nextafter(0.1, 1.0)).str();
+  EXPECT_EQ(describe_fingerprint_difference(a, b),
+            "dt: 0.1 in the checkpoint, 0.10000000000000002 in this run; "
+            "name: x in the checkpoint, missing in this run");
+  EXPECT_EQ(describe_fingerprint_difference("free text", "other"),
+            "the checkpoint has 'free text', this run 'other'");
+  EXPECT_THROW(CaseFingerprint().add("a=b", 1), foehn::Error);
+  EXPECT_THROW(CaseFingerprint().add("a", "x;y"), foehn::Error);
+}
+
+}  // namespace
+}  // namespace foehn::mountainwave

@@ -1,0 +1,241 @@
+// foehn-mountainwave: the Mountainwave3D dynamical core (Boussinesq) on a tetrahedral mountain
+// mesh, assembled with Foehn (CPU reference or CUDA) and solved with PETSc, on any number of
+// MPI ranks. Writes into -output_dir: a .pvd/.pvtu series, HDF5 sections of w for the
+// linear-theory comparison, HDF5 checkpoints (restart with -restart FILE), the Table-10
+// timing table (timing.md, timing.json) and run.json with the final diagnostics.
+//
+//   foehn-mountainwave                                   # the default case (minutes on 2 cores)
+//   mpiexec -n 4 foehn-mountainwave -mesh_tets 554394 -foehn_backend cuda -end_time 3600
+#include <petscsys.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "foehn/mesh/reorder.hpp"
+#include "foehn/petsc/device_binding.hpp"
+#include "foehn/petsc/log_events.hpp"
+#include "foehn/runtime/atomic_file.hpp"
+#include "io/case_fingerprint.hpp"
+#include "io/checkpoint.hpp"
+#include "io/output_series.hpp"
+#include "io/section_sampler.hpp"
+#include "io/timing_reduce.hpp"
+#include "mountain_wave_model.hpp"
+#include "boundary_conditions.hpp"
+#include "petsc_application.hpp"
+#include "run_options.hpp"
+#include "stopwatch.hpp"
+
+namespace foehn::mountainwave {
+namespace {
+
+petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm comm, int rank) {
+  const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
+  TetMesh whole;
+  if (rank == 0) {
+    whole = generate_mountain_mesh(domain);
+    reorder_for_locality(whole);  // RCM nodes, tets by lowest node: faster assembly and ILU
+    mark_boundary_kinds(whole);
+  }
+  return petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
+}
+
+std::string fingerprint_of(const RunOptions& o, Backend backend, int ranks) {
+  const auto& d = o.domain;
+  const auto& p = o.physics;
+  const auto& n = o.numerics;
+  CaseFingerprint f;
+  f.add("cells", std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
+                     std::to_string(d.cells_z))
+      .add("h0", d.mountain_height).add("a", d.mountain_half_width).add("U", p.inflow_speed)
+      .add("N", p.buoyancy_frequency).add("viscosity", p.viscosity).add("diffusivity", p.diffusivity)
+      .add("sponge_rate", p.sponge_rate).add("closed_box", p.closed_box ? 1 : 0).add("dt", n.dt)
+      .add("picard", n.picard_iterations).add("theta", n.theta)
+      .add("stabilisation", n.stabilisation_coefficient)
+      .add("stabilisation_interval", n.stabilisation_interval)
+      // The same backend, strategy and rank count give the same sums: a bitwise restart.
+      .add("backend", std::string(to_string(backend))).add("strategy", std::string(fe::to_string(n.strategy)))
+      .add("ranks", ranks);
+  return f.str();
+}
+
+double shortest_edge(const TetMesh& local, MPI_Comm comm) {
+  double shortest = INFINITY;
+  for (const Tet& tet : local.tets)
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        double l2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          const double e = local.nodes[tet[a]][k] - local.nodes[tet[b]][k];
+          l2 += e * e;
+        }
+        shortest = std::min(shortest, std::sqrt(l2));
+      }
+  double result = 0;
+  MPI_Allreduce(&shortest, &result, 1, MPI_DOUBLE, MPI_MIN, comm);
+  return result;
+}
+
+void add_times(StepTimings& timings, const StepTimes& t) {
+  timings.add(TimedPhase::temperature_matrix, t.theta_matrix);
+  timings.add(TimedPhase::water_vapor_matrix, t.qv_matrix);
+  timings.add(TimedPhase::cloud_water_matrix, t.qc_matrix);
+  timings.add(TimedPhase::rain_water_matrix, t.qr_matrix);
+  timings.add(TimedPhase::momentum_matrix, t.momentum_matrix);
+  timings.add(TimedPhase::pressure_correction_matrix, t.pressure_matrix);
+  timings.add(TimedPhase::divergence_matrix, t.divergence_matrix);
+  timings.add(TimedPhase::stabilisation_matrix, t.stabilisation_matrix);
+  timings.add(TimedPhase::projection_matrix, t.projection_matrix);
+  timings.add(TimedPhase::petsc_setup, t.petsc_setup);
+  timings.add(TimedPhase::petsc_solve, t.petsc_solve);
+  timings.finish_step(t.total);
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  AtomicOutputFile file(path);
+  file.stream() << text;
+  file.commit();
+}
+
+void run() {
+  MPI_Comm comm = PETSC_COMM_WORLD;
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  RunOptions o = read_run_options(comm);
+  if (app::help_requested()) {
+    // Build a tiny model so that every solver's and hand-off's options are listed too.
+    MountainMeshOptions tiny = o.domain;
+    tiny.cells_x = tiny.cells_y = tiny.cells_z = 2;
+    const petsc::DistributedMesh mesh = make_mesh(tiny, comm, rank);
+    const MountainWaveModel listing(mesh, tiny, o.physics, o.numerics);
+    return;
+  }
+  const Backend backend = select_backend(o.backend, rank == 0 ? &std::cerr : nullptr);
+  o.numerics.backend = backend;
+  if (backend == Backend::cuda) petsc::select_device_for_rank(comm);
+
+  app::Stopwatch setup_clock;
+  const petsc::DistributedMesh mesh = make_mesh(o.domain, comm, rank);
+  if (o.cfl > 0) o.numerics.dt = o.cfl * shortest_edge(mesh.local, comm) / std::max(o.physics.inflow_speed, 1e-12);
+  MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
+  const std::string fingerprint = fingerprint_of(o, backend, ranks);
+  ModelState state = o.restart.empty()
+                         ? model.initial_state()
+                         : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint});
+  if (rank == 0) {
+    std::filesystem::create_directories(o.output_dir);
+    std::printf("foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), dt %.3g s, "
+                "end %.0f s%s, setup %.2f s\n",
+                static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets),
+                ranks, std::string(to_string(backend)).c_str(),
+                std::string(fe::to_string(o.numerics.strategy)).c_str(), o.numerics.dt, o.end_time,
+                o.restart.empty() ? "" : (", restarted at t = " + std::to_string(state.time)).c_str(),
+                setup_clock.seconds());
+    for (const std::string& line : model.solver_descriptions()) std::printf("  solver %s\n", line.c_str());
+  }
+  MPI_Barrier(comm);
+
+  std::unique_ptr<OutputSeries> series;
+  if (o.write_vtk) {
+    series = std::make_unique<OutputSeries>(mesh, o.output_dir, "mountainwave");
+    if (!o.restart.empty()) series->resume(state.time);
+  }
+  std::unique_ptr<SectionSampler> sampler;
+  MountainWaveCase attributes{o.domain.mountain_height, o.domain.mountain_half_width,
+                              o.physics.inflow_speed, o.physics.buoyancy_frequency,
+                              o.physics.theta0, o.physics.gravity, o.domain.length_x,
+                              o.domain.length_y};
+  if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
+  auto write_outputs = [&] {
+    const petsc::ScopedLogEvent event(petsc::LogEvent::output);
+    if (series) series->write(state);
+    if (sampler) {
+      char name[64];
+      std::snprintf(name, sizeof name, "sections_%06lld.h5", static_cast<long long>(state.step));
+      sampler->write_state_sections(o.output_dir / name, state, attributes);
+      sampler->write_state_sections(o.output_dir / "sections_latest.h5", state, attributes);
+    }
+  };
+  auto write_checkpoint_now = [&] {
+    const petsc::ScopedLogEvent event(petsc::LogEvent::output);
+    char name[64];
+    std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(state.step));
+    write_checkpoint(mesh, state, o.output_dir / name, CheckpointMetadata{fingerprint});
+    if (rank == 0) std::printf("  checkpoint %s\n", (o.output_dir / name).c_str());
+  };
+  if (o.restart.empty()) write_outputs();
+
+  StepTimings timings;
+  std::int64_t steps_run = 0;
+  double next_output = o.output_interval > 0
+                           ? (std::floor(state.time / o.output_interval + 1e-9) + 1) * o.output_interval
+                           : INFINITY;
+  StepReport last;
+  if (rank == 0)
+    std::printf("%6s %9s %6s %4s  %-28s %10s %8s\n", "step", "time s", "CFL", "pic",
+                "its theta qv qc qr mom p proj", "max div", "wall s");
+  while (state.time < o.end_time - 1e-9 * o.numerics.dt && (o.max_steps < 0 || steps_run < o.max_steps)) {
+    last = model.step(state);
+    ++steps_run;
+    if (steps_run > o.timing_warmup_steps) add_times(timings, last.times);
+    if (rank == 0) {
+      const auto& i = last.iterations;
+      std::printf("%6lld %9.1f %6.2f %4d  %5d %2d %2d %2d %4d %3d %4d %10.3e %8.3f\n",
+                  static_cast<long long>(state.step), state.time, last.cfl, last.picard_iterations,
+                  i[0], i[1], i[2], i[3], i[4], i[5], i[6], last.max_divergence, last.times.total);
+      std::fflush(stdout);
+    }
+    if (state.time >= next_output - 1e-9 * o.numerics.dt) {
+      write_outputs();
+      next_output += o.output_interval;
+    }
+    if (o.checkpoint_interval > 0 && state.step % o.checkpoint_interval == 0) write_checkpoint_now();
+  }
+  if (o.output_interval == 0 || state.time < next_output - o.output_interval - 1e-9 * o.numerics.dt)
+    write_outputs();
+  write_checkpoint_now();
+
+  const std::string label = !o.timing_label.empty() ? o.timing_label
+                            : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                                  (backend == Backend::cuda ? " + GPU" : " (CPU)");
+  if (timings.steps() > 0) {
+    const TimingTable table = reduce_timing_table(timings, comm, label);
+    if (rank == 0) {
+      std::printf("\n%s\n", table.markdown().c_str());
+      write_text(o.output_dir / "timing.md", table.markdown());
+      write_text(o.output_dir / "timing.json", table.json());
+    }
+  }
+  if (rank == 0) {
+    std::ostringstream json;
+    json.precision(17);
+    json << "{\n  \"steps\": " << state.step << ",\n  \"time\": " << state.time
+         << ",\n  \"dt\": " << o.numerics.dt << ",\n  \"cfl\": " << last.cfl
+         << ",\n  \"max_divergence\": " << last.max_divergence << ",\n  \"nodes\": " << mesh.global_nodes
+         << ",\n  \"tets\": " << mesh.global_tets << ",\n  \"ranks\": " << ranks
+         << ",\n  \"backend\": \"" << to_string(backend) << "\",\n  \"strategy\": \""
+         << fe::to_string(o.numerics.strategy) << "\"\n}\n";
+    write_text(o.output_dir / "run.json", json.str());
+  }
+}
+
+}  // namespace
+}  // namespace foehn::mountainwave
+
+int main(int argc, char** argv) {
+  return foehn::app::run_petsc_application(
+      argc, argv,
+      {"foehn-mountainwave",
+       "foehn-mountainwave: the Mountainwave3D dynamical core (Boussinesq, P1, Picard + pressure "
+       "projection), assembled with Foehn and solved with PETSc.\n"
+       "  [-mesh_cells 24,24,20 | -mesh_tets 554394] [-dt 20 | -cfl C] [-end_time 3600]\n"
+       "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-output_dir out]\n"
+       "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
+       "  per-system solver options: -theta_ -qv_ -qc_ -qr_ -momentum_ -pressure_ -projection_\n"},
+      [] { foehn::mountainwave::run(); });
+}

@@ -1,0 +1,64 @@
+#pragma once
+// The Mountainwave3D case (Boussinesq): physical constants, the absorbing layers and the
+// initial and inflow profiles, and the numerical parameters of the time stepping. Every value
+// can be set from the options database (case_options.cpp).
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/mesh/mountain.hpp"
+#include "foehn/runtime/backend.hpp"
+
+namespace foehn::mountainwave {
+
+struct Physics {
+  double inflow_speed = 10.0;           // U, m/s along +x
+  double buoyancy_frequency = 0.01;     // N, 1/s
+  double theta0 = 293.15;               // reference potential temperature, K
+  double gravity = 9.81;                // m/s^2
+  double viscosity = 10.0;              // kinematic, m^2/s
+  double diffusivity = 10.0;            // of theta' and the moisture tracers, m^2/s
+  double sponge_top_start = 10000.0;    // Rayleigh layer from here to the model top, m
+  double sponge_lateral_width = 10000.0;  // damping bands inside the lateral boundaries, m
+  double sponge_rate = 1.0 / 200.0;     // largest damping rate, 1/s
+  double qv_surface = 0.01;             // inflow/initial water vapour at the ground, kg/kg
+  double qv_scale_height = 2500.0;      // its e-folding height, m
+  bool closed_box = false;              // walls everywhere, no inflow (conservation tests)
+  double bubble_amplitude = 0.0;        // initial warm bubble theta' (K) at (0, 0, 3 km), 2 km wide
+
+  // d theta_bar / dz = N^2 theta0 / g: the background stratification theta' is measured from.
+  double background_theta_gradient() const {
+    return buoyancy_frequency * buoyancy_frequency * theta0 / gravity;
+  }
+  double qv_profile(double z) const { return qv_surface * std::exp(-z / qv_scale_height); }
+};
+
+// Rayleigh damping rate at a point: sin^2 ramps from 0 at the inner edge of each absorbing
+// region to sponge_rate at the boundary; the largest of the top and lateral rates.
+inline double sponge_rate_at(const Physics& p, const MountainMeshOptions& domain, double x,
+                             double y, double z) {
+  const auto ramp = [&](double depth, double width) {
+    if (depth <= 0 || width <= 0) return 0.0;
+    const double s = std::sin(0.5 * std::numbers::pi * std::min(depth / width, 1.0));
+    return p.sponge_rate * s * s;
+  };
+  const double top = ramp(z - p.sponge_top_start, domain.height - p.sponge_top_start);
+  const double half_x = 0.5 * domain.length_x, half_y = 0.5 * domain.length_y;
+  const double w = p.sponge_lateral_width;
+  const double lateral = std::max({ramp(std::abs(x) - (half_x - w), w),
+                                   ramp(std::abs(y) - (half_y - w), w)});
+  return std::max(top, lateral);
+}
+
+struct Numerics {
+  double dt = 20.0;                    // s
+  int picard_iterations = 2;
+  double theta = 0.5;                  // time weighting of tracer transport (0.5: Crank-Nicolson)
+  int stabilisation_interval = 10;     // steps between assemblies of the pressure stabilisation
+  double stabilisation_coefficient = 0.02;  // weight of the metric pressure diffusion
+  Backend backend = Backend::cpu;
+  fe::AssemblyStrategy strategy = fe::AssemblyStrategy::fused_atomic;
+};
+
+}  // namespace foehn::mountainwave

@@ -1,0 +1,122 @@
+#pragma once
+// Private to io/: the small part of HDF5's C API the checkpoint and sections files need, with
+// every return code checked. A failed call becomes foehn::Error naming the file, the operation
+// and HDF5's own most specific message (HDF5's automatic printing of its error stack is
+// switched off while a QuietHdf5Errors is alive, so nothing reaches stderr).
+//
+// Files are plain serial HDF5 files written and read by one rank (rank 0); see checkpoint.cpp
+// for why not parallel HDF5.
+#include <hdf5.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::mountainwave::detail {
+
+// Switches off HDF5's printing of its error stack for its lifetime (the previous handler comes
+// back afterwards), so failures reach the caller only as foehn::Error.
+class QuietHdf5Errors {
+ public:
+  QuietHdf5Errors();
+  ~QuietHdf5Errors();
+  QuietHdf5Errors(const QuietHdf5Errors&) = delete;
+  QuietHdf5Errors& operator=(const QuietHdf5Errors&) = delete;
+
+ private:
+  H5E_auto2_t previous_function_ = nullptr;
+  void* previous_data_ = nullptr;
+  bool restore_ = false;
+};
+
+// HDF5's most specific message on the current error stack (e.g. "truncated file: eof = ...");
+// clears the stack.
+std::string hdf5_error_detail();
+
+// Throws foehn::Error(category, "'<file>': <what> failed (<detail>)").
+[[noreturn]] void fail_hdf5(ErrorCategory category, const std::filesystem::path& file,
+                            std::string_view what);
+
+// Owns one HDF5 identifier and closes it with the function that matches its kind.
+class Hid {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Hid() = default;
+  Hid(hid_t id, Closer closer) noexcept : id_(id), closer_(closer) {}
+  ~Hid() { (void)release(); }
+  Hid(Hid&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = -1; }
+  Hid& operator=(Hid&& other) noexcept;
+  Hid(const Hid&) = delete;
+  Hid& operator=(const Hid&) = delete;
+
+  hid_t get() const noexcept { return id_; }
+  // Closes now and reports whether that worked (a file's close writes its metadata, so its
+  // result matters).
+  bool release() noexcept;
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+// `id` owned by a Hid, or foehn::Error(category) naming the file and `what` when it is < 0.
+Hid checked(hid_t id, Hid::Closer closer, ErrorCategory category, const std::filesystem::path& file,
+            std::string_view what);
+void check(herr_t code, ErrorCategory category, const std::filesystem::path& file,
+           std::string_view what);
+
+// Files. create_file truncates; open_file_for_reading fails with io (naming HDF5's reason,
+// e.g. a truncated file).
+Hid create_file(const std::filesystem::path& file);
+Hid open_file_for_reading(const std::filesystem::path& file);
+// Closes a file written through create_file: io error when its metadata cannot be written.
+void close_file(Hid& file_id, const std::filesystem::path& file);
+
+Hid create_group(hid_t parent, const char* name, const std::filesystem::path& file);
+Hid open_group(hid_t parent, const char* name, const std::filesystem::path& file);
+bool has_link(hid_t parent, const char* name, const std::filesystem::path& file);
+bool has_attribute(hid_t object, const char* name, const std::filesystem::path& file);
+// Names of the links in a group, in increasing name order.
+std::vector<std::string> link_names(hid_t group, const std::filesystem::path& file);
+
+// Scalar attributes. Strings are variable-length UTF-8, as h5py writes them.
+void write_attribute(hid_t object, const char* name, double value,
+                     const std::filesystem::path& file);
+void write_attribute(hid_t object, const char* name, std::int64_t value,
+                     const std::filesystem::path& file);
+void write_attribute(hid_t object, const char* name, std::string_view value,
+                     const std::filesystem::path& file);
+// The readers accept what a scalar attribute of the right kind holds (any integer width for
+// integers, fixed or variable-length strings) and throw invalid_input naming the attribute
+// when it has another kind or shape.
+double read_double_attribute(hid_t object, const char* name, const std::filesystem::path& file);
+std::int64_t read_integer_attribute(hid_t object, const char* name,
+                                    const std::filesystem::path& file);
+std::string read_string_attribute(hid_t object, const char* name,
+                                  const std::filesystem::path& file);
+
+struct DatasetOptions {
+  // Chunked with HDF5's Fletcher-32 checksum filter, so a corrupted byte makes the read fail
+  // instead of returning a wrong value (checkpoints); contiguous otherwise (like h5py's).
+  bool checksum = false;
+  const char* units = nullptr;        // "units" attribute, when given
+  const char* description = nullptr;  // "description" attribute, when given
+};
+
+// A float64 dataset of shape `dims` (row-major, values.size() == product of dims).
+void write_dataset(hid_t parent, const char* name, std::span<const double> values,
+                   const std::vector<hsize_t>& dims, const std::filesystem::path& file,
+                   const DatasetOptions& options = {});
+// The shape of a dataset; invalid_input when `name` is not a float64 dataset.
+std::vector<hsize_t> float64_dataset_dims(hid_t parent, const char* name,
+                                          const std::filesystem::path& file);
+// All values of a float64 dataset (exact bits); io when the read fails, e.g. on a checksum
+// mismatch.
+std::vector<double> read_dataset(hid_t parent, const char* name, const std::filesystem::path& file);
+
+}  // namespace foehn::mountainwave::detail
