@@ -145,11 +145,23 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
   for (int i = 0; i < grid.nx; ++i)
     for (int j = 0; j < grid.ny; ++j)
       for (int k = 0; k < grid.nz; ++k) {
+        // Every cell is the mirror image of its neighbours (the Kuhn cube reflected in each
+        // axis whose cell index is odd). Shared faces are split the same way on both sides, so
+        // the mesh is conforming, and it is mirror-symmetric about every cell plane, hence
+        // about x = 0 and y = 0 for even cell counts: a symmetric flow stays symmetric instead
+        // of picking up the one diagonal direction that a uniform Kuhn split prefers.
+        const int flip_x = i & 1, flip_y = j & 1, flip_z = k & 1;
         std::array<std::int32_t, 8> corner;
         for (int c = 0; c < 8; ++c)
-          corner[c] = grid.node(i + (c & 1), j + ((c >> 1) & 1), k + ((c >> 2) & 1));
-        for (const auto& local : kuhn_tets)
-          mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
+          corner[c] = grid.node(i + ((c & 1) ^ flip_x), j + (((c >> 1) & 1) ^ flip_y),
+                                k + (((c >> 2) & 1) ^ flip_z));
+        const bool mirrored = ((flip_x + flip_y + flip_z) & 1) != 0;  // reverses orientation
+        for (const auto& local : kuhn_tets) {
+          if (mirrored)
+            mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[3]], corner[local[2]]});
+          else
+            mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
+        }
       }
 
   // Boundary triangles are the faces used by one tet, already oriented outward.

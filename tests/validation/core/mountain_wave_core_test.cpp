@@ -71,8 +71,9 @@ TEST(MountainWaveCore, ClosedBoxConservesTracerMass) {
   for (const double v : state.velocity) speed = std::max(speed, std::abs(v));
   MPI_Allreduce(MPI_IN_PLACE, &speed, 1, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
   EXPECT_GT(speed, 1e-3) << "the bubble should have set the fluid in motion";
-  // The conservative form conserves the integral up to the Krylov tolerance.
-  EXPECT_LE(std::abs(mass_after - mass_before), 1e-9 * mass_before);
+  // The conservative form conserves the integral up to the Krylov tolerance of the tracer
+  // solves (rtol 1e-8): 10 steps x 2 Picard iterations.
+  EXPECT_LE(std::abs(mass_after - mass_before), 1e-7 * mass_before);
 }
 
 TEST(MountainWaveCore, RestartFromACheckpointIsBitwiseTheUninterruptedRun) {

@@ -51,7 +51,9 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, int ranks) {
   CaseFingerprint f;
   f.add("cells", std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
                      std::to_string(d.cells_z))
-      .add("h0", d.mountain_height).add("a", d.mountain_half_width).add("U", p.inflow_speed)
+      .add("h0", d.mountain_height).add("a", d.mountain_half_width)
+      .add("horizontal_grading", d.horizontal_grading).add("vertical_grading", d.vertical_grading)
+      .add("U", p.inflow_speed)
       .add("N", p.buoyancy_frequency).add("viscosity", p.viscosity).add("diffusivity", p.diffusivity)
       .add("sponge_rate", p.sponge_rate).add("closed_box", p.closed_box ? 1 : 0).add("dt", n.dt)
       .add("picard", n.picard_iterations).add("theta", n.theta)

@@ -26,6 +26,10 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
                              &o.domain.mountain_height, nullptr));
   PetscCall(PetscOptionsReal("-mountain_half_width", "a, m", "", o.domain.mountain_half_width,
                              &o.domain.mountain_half_width, nullptr));
+  PetscCall(PetscOptionsReal("-horizontal_grading", "Mesh spacing at the mountain / mean spacing (0, 1]",
+                             "", o.domain.horizontal_grading, &o.domain.horizontal_grading, nullptr));
+  PetscCall(PetscOptionsReal("-vertical_grading", "Lowest layer / mean layer thickness (0, 1]", "",
+                             o.domain.vertical_grading, &o.domain.vertical_grading, nullptr));
   PetscCall(PetscOptionsReal("-U", "Inflow speed, m/s", "", o.physics.inflow_speed,
                              &o.physics.inflow_speed, nullptr));
   PetscCall(PetscOptionsReal("-N", "Buoyancy frequency, 1/s", "", o.physics.buoyancy_frequency,

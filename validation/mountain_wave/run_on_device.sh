@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Device calls for the mountain-wave core. Run from the repository root on the GPU host with
+#   ../shared/tools/gpu-bundle -o .gpu build/bin/{foehn-mountainwave,mountain_wave_gpu_test}
+# usage: validation/mountain_wave/run_on_device.sh <tests|perf|solvers|physics> [mesh_tets] [end_time]
+#   tests    CPU vs GPU from t = 0 (atomic strategies and deterministic), compute-sanitizer
+#   perf     Table 10 at the published size: 1 core, 1 core + GPU, 4 cores, 4 cores + GPU
+#   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU
+#   physics  the run compared with linear theory, 4 ranks + GPU (sections in $OUT/physics)
+set -uo pipefail
+what=${1:-tests}
+tets=${2:-554394}
+end_time=${3:-3600}
+out=${OUT:-/tmp/foehn-out}
+mkdir -p "$out"
+run=.gpu/run
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpi="mpirun --oversubscribe --bind-to none"
+quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
+mw() { # ranks backend label outdir extra...
+  local ranks=$1 backend=$2 label=$3 dir=$4; shift 4
+  $run $mpi -n "$ranks" foehn-mountainwave -mesh_tets "$tets" -foehn_backend "$backend" \
+    -timing_label "$label" -output_dir "$dir" "$@" < /dev/null 2>&1 | quiet
+}
+
+if [[ $what == tests ]]; then
+  $run mountain_wave_gpu_test 2>&1 | quiet | tee "$out/gpu-core-tests.log" | grep -E "max \||OK|FAILED|PASSED"
+  $run compute-sanitizer --tool memcheck --error-exitcode 9 foehn-mountainwave -mesh_cells 8,8,6 \
+    -max_steps 2 -foehn_backend cuda -vtk 0 -sections 0 -output_dir /tmp/san 2>&1 | quiet \
+    > "$out/core-sanitizer.log"
+  grep -E "ERROR SUMMARY" "$out/core-sanitizer.log"
+fi
+
+if [[ $what == perf ]]; then
+  steps=${STEPS:-6}
+  common=(-max_steps "$steps" -timing_warmup 2 -vtk 0 -sections 0 -dt 20)
+  # FAST: the fastest settings of the solver study, on every configuration alike.
+  fast=(-momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4
+        -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4
+        -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6
+        -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8
+        -projection_pc_type bjacobi)
+  [[ ${FAST:-0} == 1 ]] && common+=("${fast[@]}")
+  tag=${FAST:+-fast}
+  mw 1 cpu "1 CPU core" "$out/perf-1cpu$tag" "${common[@]}" > "$out/perf-1cpu$tag.log"
+  mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu$tag" "${common[@]}" > "$out/perf-1gpu$tag.log"
+  mw 4 cpu "4 CPU cores" "$out/perf-4cpu$tag" "${common[@]}" > "$out/perf-4cpu$tag.log"
+  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu$tag" "${common[@]}" > "$out/perf-4gpu$tag.log"
+  for f in perf-1cpu$tag perf-1gpu$tag perf-4cpu$tag perf-4gpu$tag; do
+    echo "== $f"; grep -E "^\| (Total|Momentum|Temperature)|foehn-mountainwave:" "$out/$f.log"
+  done
+fi
+
+if [[ $what == solvers ]]; then
+  steps=${STEPS:-8}
+  common=(-max_steps "$steps" -timing_warmup 2 -vtk 0 -sections 0 -dt 20)
+  i=0
+  while IFS= read -r variant; do
+    i=$((i + 1))
+    mw 4 cuda "4 cores + GPU: ${variant:-defaults}" "$out/solver-$i" "${common[@]}" $variant \
+      > "$out/solver-$i.log"
+    echo "== ${variant:-defaults}"; grep -E "^\| (Total PETSc|Total timestep)" "$out/solver-$i.log"
+  done <<'VARIANTS'
+
+-pressure_foehn_pc_rebuild_interval 1 -projection_foehn_pc_rebuild_interval 1
+-momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4 -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4
+-pressure_pc_type gamg
+-theta_ksp_rtol 1e-10 -qv_ksp_rtol 1e-10 -qc_ksp_rtol 1e-10 -qr_ksp_rtol 1e-10 -momentum_ksp_rtol 1e-10
+-theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8
+-momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4 -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4 -momentum_ksp_initial_guess_nonzero -theta_ksp_initial_guess_nonzero -qv_ksp_initial_guess_nonzero -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8 -projection_pc_type bjacobi
+VARIANTS
+fi
+
+if [[ $what == physics ]]; then
+  mw 4 cuda "4 CPU cores + 1 GPU" "$out/physics" -end_time "$end_time" -output_interval 1800 \
+    -dt 20 -vtk 0 > "$out/physics.log"
+  tail -4 "$out/physics.log"
+  python3 validation/linear_theory/compare_to_linear_theory.py --model "$out/physics/sections_latest.h5" \
+    --out "$out/physics/compare" 2>&1 | tail -8
+fi
