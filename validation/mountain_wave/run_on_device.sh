@@ -71,9 +71,15 @@ VARIANTS
 fi
 
 if [[ $what == physics ]]; then
-  mw 4 cuda "4 CPU cores + 1 GPU" "$out/physics" -end_time "$end_time" -output_interval 1800 \
-    -dt 20 -vtk 0 > "$out/physics.log"
-  tail -4 "$out/physics.log"
-  python3 validation/linear_theory/compare_to_linear_theory.py --model "$out/physics/sections_latest.h5" \
-    --out "$out/physics/compare" 2>&1 | tail -8
+  # Runs the variants given one per line in PHYSICS_VARIANTS (default: the defaults) side by
+  # side, 4 ranks + the GPU each, keeping every sections file for the comparison.
+  variants=${PHYSICS_VARIANTS:-" "}
+  i=0
+  while IFS= read -r variant; do
+    i=$((i + 1))
+    mw 4 cuda "4 CPU cores + 1 GPU" "$out/physics-$i" -end_time "$end_time" -output_interval 1800 \
+      -vtk 0 $variant > "$out/physics-$i.log" &
+  done <<< "$variants"
+  wait
+  for log in "$out"/physics-*.log; do echo "== $log"; head -1 "$log"; tail -2 "$log"; done
 fi

@@ -51,6 +51,11 @@ struct MountainWaveModel::Systems {
   std::array<petsc::UniqueVec, transported_count> tracer_boundary_values;
   double stabilisation_length_squared = 1;  // mean tet volume^(2/3), normalises P
 
+  // Host work arrays on the local nodes, swapped with the state's at the end of a step, so a
+  // step allocates nothing once the first one has sized them.
+  std::vector<double> velocity_iterate, boundary_values, body_force, w_iterate, pressure_local;
+  std::array<std::vector<double>, transported_count> transported;
+
   // Work vectors (scalar layout s_*, vector layout v_*).
   std::array<petsc::UniqueVec, transported_count> transported_old, transported_new;
   petsc::UniqueVec s_rhs, s_work, s_w, pressure_old, pressure_increment, pressure_rhs,

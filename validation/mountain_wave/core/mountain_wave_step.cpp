@@ -118,10 +118,16 @@ StepReport MountainWaveModel::step(ModelState& state) {
                                       petsc::ExchangeMode::insert);
   s.scalar_exchange.local_to_global(state.pressure, s.pressure_old.get(), petsc::ExchangeMode::insert);
 
-  std::vector<double> velocity = state.velocity;  // the iterate u*
-  std::vector<double> boundary_values, body_force(3 * nodes), w_iterate(nodes);
-  std::array<std::vector<double>, transported_count> transported;
-  std::vector<double> pressure(nodes);
+  std::vector<double>& velocity = s.velocity_iterate;  // the iterate u*
+  velocity.assign(state.velocity.begin(), state.velocity.end());
+  std::vector<double>& boundary_values = s.boundary_values;
+  std::vector<double>& body_force = s.body_force;
+  std::vector<double>& w_iterate = s.w_iterate;
+  std::array<std::vector<double>, transported_count>& transported = s.transported;
+  std::vector<double>& pressure = s.pressure_local;
+  body_force.resize(3 * nodes);
+  w_iterate.resize(nodes);
+  pressure.resize(nodes);
   const double gradient = physics_.background_theta_gradient();
 
   for (int iteration = 0; iteration < numerics_.picard_iterations; ++iteration) {
@@ -239,10 +245,10 @@ StepReport MountainWaveModel::step(ModelState& state) {
   // The new state: p^{n+1} = p^n + dp.
   FOEHN_PETSC_CHECK(VecAXPY(s.pressure_old.get(), 1.0, s.pressure_increment.get()));
   s.scalar_exchange.global_to_local(s.pressure_old.get(), pressure);
-  state.velocity = std::move(velocity);
-  state.pressure = std::move(pressure);
-  state.theta = std::move(transported[0]);
-  for (int k = 0; k < tracer_count; ++k) state.tracers[k] = std::move(transported[k + 1]);
+  state.velocity.swap(velocity);
+  state.pressure.swap(pressure);
+  state.theta.swap(transported[0]);
+  for (int k = 0; k < tracer_count; ++k) state.tracers[k].swap(transported[k + 1]);
   state.time += dt;
   state.step += 1;
   check_finite(state.velocity, "the velocity", state.step);
