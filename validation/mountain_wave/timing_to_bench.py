@@ -41,6 +41,8 @@ def main():
 
     cases, lines = [], []
     for suffix, settings in (("", "default solver settings"), ("-fast", "fast solver settings")):
+        if not os.path.isdir(os.path.join(args.runs, CONFIGS[0][0] + suffix)):
+            continue  # a call that ran only the defaults
         baseline = None
         for folder, name in CONFIGS:
             path = os.path.join(args.runs, folder + suffix, "timing.json")
