@@ -1,0 +1,153 @@
+#include "foehn/particles/met_grid.hpp"
+
+#include <cmath>
+#include <numbers>
+
+#include "foehn/particles/synthetic.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::particles {
+
+void MetGridGeometry::validate() const {
+  using std::numbers::pi;
+  if (nlon < 2 || nlat < 2 || pressure_levels.size() < 2) {
+    fail(ErrorCategory::invalid_input, "MetGrid: need at least 2 longitudes, 2 latitudes and 2 ",
+         "pressure levels, got ", nlon, " x ", nlat, " x ", pressure_levels.size());
+  }
+  if (!std::isfinite(first_longitude) || !std::isfinite(first_latitude) ||
+      !std::isfinite(latitude_spacing) || !(latitude_spacing > 0.0)) {
+    fail(ErrorCategory::invalid_input, "MetGrid: first longitude/latitude must be finite and the ",
+         "latitude spacing finite and > 0 (got ", latitude_spacing, ")");
+  }
+  const double last_latitude = first_latitude + (nlat - 1) * latitude_spacing;
+  constexpr double slack = 1e-9;  // rounding of pole-to-pole spacings
+  if (first_latitude < -0.5 * pi - slack || last_latitude > 0.5 * pi + slack) {
+    fail(ErrorCategory::invalid_input, "MetGrid: latitudes [", first_latitude, ", ",
+         last_latitude, "] rad leave [-pi/2, pi/2]");
+  }
+  const bool increasing = pressure_levels[1] > pressure_levels[0];
+  for (std::size_t k = 0; k < pressure_levels.size(); ++k) {
+    if (!std::isfinite(pressure_levels[k])) {
+      fail(ErrorCategory::invalid_input, "MetGrid: pressure level ", k, " is not finite");
+    }
+    if (k > 0 && (increasing ? !(pressure_levels[k] > pressure_levels[k - 1])
+                             : !(pressure_levels[k] < pressure_levels[k - 1]))) {
+      fail(ErrorCategory::invalid_input, "MetGrid: pressure levels are not strictly monotonic at ",
+           "level ", k, " (", pressure_levels[k - 1], " then ", pressure_levels[k], " Pa)");
+    }
+  }
+  if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) {
+    fail(ErrorCategory::invalid_input, "MetGrid: need finite t1 > t0, got t0 = ", t0,
+         " s, t1 = ", t1, " s");
+  }
+}
+
+namespace {
+void validate_wind(const WindLevel& wind, std::size_t points, const char* level) {
+  const std::vector<double>* components[3] = {&wind.u, &wind.v, &wind.omega};
+  const char* names[3] = {"u", "v", "omega"};
+  for (int c = 0; c < 3; ++c) {
+    if (components[c]->size() != points) {
+      fail(ErrorCategory::invalid_input, "MetGrid: ", names[c], " at ", level, " has ",
+           components[c]->size(), " values, the grid has ", points, " points");
+    }
+    for (std::size_t i = 0; i < points; ++i) {
+      if (!std::isfinite((*components[c])[i])) {
+        fail(ErrorCategory::invalid_input, "MetGrid: ", names[c], " at ", level,
+             " is not finite at point ", i);
+      }
+    }
+  }
+}
+
+MetGridView make_view(const MetGridGeometry& g, const double* levels, const double* wind) {
+  MetGridView view;
+  view.nlon = g.nlon;
+  view.nlat = g.nlat;
+  view.nlev = static_cast<int>(g.pressure_levels.size());
+  view.first_longitude = g.first_longitude;
+  view.longitude_spacing = 2.0 * std::numbers::pi / g.nlon;
+  view.first_latitude = g.first_latitude;
+  view.latitude_spacing = g.latitude_spacing;
+  view.pressure_levels = levels;
+  view.t0 = g.t0;
+  view.t1 = g.t1;
+  view.wind = wind;
+  return view;
+}
+}  // namespace
+
+namespace detail {
+// Shared with the CUDA constructor (declared there): both validate the same way.
+void validate_met_input(const MetGridGeometry& geometry, const WindLevel& at_t0,
+                        const WindLevel& at_t1) {
+  geometry.validate();
+  validate_wind(at_t0, geometry.point_count(), "t0");
+  validate_wind(at_t1, geometry.point_count(), "t1");
+}
+}  // namespace detail
+
+MetGrid::MetGrid(MetGridGeometry geometry, const WindLevel& at_t0, const WindLevel& at_t1)
+    : geometry_(std::move(geometry)) {
+  detail::validate_met_input(geometry_, at_t0, at_t1);
+  const std::size_t points = geometry_.point_count();
+  wind_.resize(2 * points * 3);
+  const WindLevel* levels[2] = {&at_t0, &at_t1};
+  for (int l = 0; l < 2; ++l) {
+    double* out = wind_.data() + l * points * 3;
+    for (std::size_t i = 0; i < points; ++i) {
+      out[3 * i + 0] = levels[l]->u[i];
+      out[3 * i + 1] = levels[l]->v[i];
+      out[3 * i + 2] = levels[l]->omega[i];
+    }
+  }
+}
+
+MetGridView MetGrid::view() const noexcept {
+  return make_view(geometry_, geometry_.pressure_levels.data(), wind_.data());
+}
+
+MetGridView DeviceMetGrid::view() const noexcept {
+  return make_view(geometry_, levels_.data(), wind_.data());
+}
+
+MetGridGeometry make_global_geometry(int nlon, int nlat, std::vector<double> pressure_levels,
+                                     double t0, double t1) {
+  MetGridGeometry g;
+  g.nlon = nlon;
+  g.nlat = nlat;
+  g.first_longitude = 0.0;
+  g.first_latitude = -0.5 * std::numbers::pi;
+  g.latitude_spacing = nlat > 1 ? std::numbers::pi / (nlat - 1) : 0.0;
+  g.pressure_levels = std::move(pressure_levels);
+  g.t0 = t0;
+  g.t1 = t1;
+  return g;
+}
+
+MetGrid make_solid_body_grid(const MetGridGeometry& geometry, double alpha) {
+  geometry.validate();
+  const SolidBodyWind wind{alpha};
+  WindLevel level;
+  const std::size_t points = geometry.point_count();
+  level.u.resize(points);
+  level.v.resize(points);
+  level.omega.resize(points);
+  const double dlon = 2.0 * std::numbers::pi / geometry.nlon;
+  std::size_t n = 0;
+  for (std::size_t k = 0; k < geometry.pressure_levels.size(); ++k) {
+    for (int j = 0; j < geometry.nlat; ++j) {
+      for (int i = 0; i < geometry.nlon; ++i, ++n) {
+        const WindSample w = wind(geometry.first_longitude + i * dlon,
+                                  geometry.first_latitude + j * geometry.latitude_spacing,
+                                  geometry.pressure_levels[k], 0.0);
+        level.u[n] = w.u;
+        level.v[n] = w.v;
+        level.omega[n] = w.omega;
+      }
+    }
+  }
+  return MetGrid(geometry, level, level);
+}
+
+}  // namespace foehn::particles
