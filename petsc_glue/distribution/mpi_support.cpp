@@ -82,6 +82,17 @@ int to_mpi_count(std::int64_t count, const char* what) {
   return static_cast<int>(count);
 }
 
+std::vector<int> displacements_of(const std::vector<int>& counts, const char* what) {
+  std::vector<int> displacements(counts.size(), 0);
+  std::int64_t running = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    displacements[r] = to_mpi_count(running, what);
+    running += counts[r];
+  }
+  to_mpi_count(running, what);
+  return displacements;
+}
+
 void send_bytes(MPI_Comm comm, int destination, const std::vector<std::byte>* bytes) {
   TransferHeader header;
   header.has_data = bytes != nullptr ? 1 : 0;

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "foehn/fe/operators.hpp"
+#include "foehn/mesh/geometry.hpp"
 #include "foehn/petsc/dirichlet.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/petsc_check.hpp"
@@ -34,15 +35,6 @@ std::vector<PetscInt> rows_of(const petsc::NodeNumbering& numbering,
   return petsc::owned_dirichlet_rows(numbering, nodes, components, which);
 }
 
-double tet_volume(const TetMesh& mesh, const Tet& tet) {
-  const auto& a = mesh.nodes[tet[0]];
-  double e[3][3];
-  for (int k = 0; k < 3; ++k)
-    for (int d = 0; d < 3; ++d) e[k][d] = mesh.nodes[tet[k + 1]][d] - a[d];
-  return std::abs(e[0][0] * (e[1][1] * e[2][2] - e[1][2] * e[2][1]) -
-                  e[0][1] * (e[1][0] * e[2][2] - e[1][2] * e[2][0]) +
-                  e[0][2] * (e[1][0] * e[2][1] - e[1][1] * e[2][0])) / 6.0;
-}
 
 }  // namespace
 
@@ -136,7 +128,7 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
         shortest = std::min(shortest, std::sqrt(l2));
       }
     s.shortest_edge[t] = shortest;
-    volume_power_sum += std::pow(tet_volume(local, tet), 2.0 / 3.0);
+    volume_power_sum += std::pow(std::abs(signed_volume(local, tet)), 2.0 / 3.0);
   }
   double sums[2] = {volume_power_sum, static_cast<double>(local.tets.size())}, totals[2] = {0, 0};
   MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, mesh.comm);
@@ -217,7 +209,7 @@ double MountainWaveModel::integral(const std::vector<double>& local_field) const
   for (const Tet& tet : local.tets) {
     double mean = 0;
     for (const std::int32_t n : tet) mean += local_field[static_cast<std::size_t>(n)];
-    sum += tet_volume(local, tet) * mean / 4.0;
+    sum += std::abs(signed_volume(local, tet)) * mean / 4.0;
   }
   double total = 0;
   MPI_Allreduce(&sum, &total, 1, MPI_DOUBLE, MPI_SUM, mesh_.comm);

@@ -275,8 +275,8 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
   // Rank 0's time and step go into the file; every rank must hold the same.
   double time = state.time;
   std::int64_t step = state.step;
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
 
   // The extra fields (names, components) must be the same on every rank: each is gathered.
   std::string extras_here;
@@ -284,9 +284,9 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
     extras_here += f.name + " x" + std::to_string(f.components) + "; ";
   std::string extras_on_rank0 = extras_here;
   int extras_length = static_cast<int>(extras_on_rank0.size());
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&extras_length, 1, MPI_INT, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&extras_length, 1, MPI_INT, 0, mesh.comm));
   extras_on_rank0.resize(static_cast<std::size_t>(extras_length));
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(extras_on_rank0.data(), extras_length, MPI_CHAR, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(extras_on_rank0.data(), extras_length, MPI_CHAR, 0, mesh.comm));
 
   detail::run_collectively(mesh.comm, [&] {
     check_mesh(mesh, shape, "write_checkpoint");
@@ -367,8 +367,8 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
   // What every rank needs to know before the values arrive: time, step, the extra fields.
   double time = contents.info.time;
   std::int64_t step = contents.info.step;
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
   std::vector<int> extra_components;
   std::string extra_names;  // each name followed by '\0' (HDF5 names cannot hold one)
   for (const GatheredField& f : contents.extra_fields) {
@@ -376,11 +376,11 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
     extra_names += f.name + '\0';
   }
   int sizes[2] = {static_cast<int>(extra_components.size()), static_cast<int>(extra_names.size())};
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(sizes, 2, MPI_INT, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(sizes, 2, MPI_INT, 0, mesh.comm));
   extra_components.resize(static_cast<std::size_t>(sizes[0]));
   extra_names.resize(static_cast<std::size_t>(sizes[1]));
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(extra_components.data(), sizes[0], MPI_INT, 0, mesh.comm));
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(extra_names.data(), sizes[1], MPI_CHAR, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(extra_components.data(), sizes[0], MPI_INT, 0, mesh.comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(extra_names.data(), sizes[1], MPI_CHAR, 0, mesh.comm));
 
   // Values a node: coordinates, the state's fields, the extra fields.
   std::vector<int> components{3};
@@ -392,7 +392,7 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
   // Rank 0 learns which input nodes each rank holds (ghosts included) ...
   const int local_count = mesh.local_nodes();
   std::vector<int> node_counts(static_cast<std::size_t>(shape.size), 0);
-  FOEHN_IO_MPI_CHECK(
+  FOEHN_MPI_CHECK(
       MPI_Gather(&local_count, 1, MPI_INT, node_counts.data(), 1, MPI_INT, 0, mesh.comm));
   std::vector<int> node_displacements;
   std::vector<std::int64_t> input_nodes;
@@ -408,7 +408,7 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
     value_counts = std::move(counts);
     input_nodes.resize(static_cast<std::size_t>(node_displacements.back() + node_counts.back()));
   });
-  FOEHN_IO_MPI_CHECK(MPI_Gatherv(mesh.input_node_of_local.data(), local_count, MPI_INT64_T,
+  FOEHN_MPI_CHECK(MPI_Gatherv(mesh.input_node_of_local.data(), local_count, MPI_INT64_T,
                                  input_nodes.data(), node_counts.data(), node_displacements.data(),
                                  MPI_INT64_T, 0, mesh.comm));
 
@@ -430,7 +430,7 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
   });
   std::vector<double> received(static_cast<std::size_t>(local_count) *
                                static_cast<std::size_t>(per_node));
-  FOEHN_IO_MPI_CHECK(MPI_Scatterv(packed.data(), value_counts.data(), value_displacements.data(),
+  FOEHN_MPI_CHECK(MPI_Scatterv(packed.data(), value_counts.data(), value_displacements.data(),
                                   MPI_DOUBLE, received.data(), static_cast<int>(received.size()),
                                   MPI_DOUBLE, 0, mesh.comm));
 

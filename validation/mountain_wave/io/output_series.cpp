@@ -142,7 +142,7 @@ std::filesystem::path OutputSeries::write(const ModelState& state,
   const std::filesystem::path path = snapshot_path(next_index_);
   petsc::write_pvtu(*mesh_, path, fields, {}, options_);
   double time = state.time;  // rank 0's time names the snapshot
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh_->comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh_->comm));
   detail::run_collectively(mesh_->comm, [&] {
     if (mesh_->rank != 0) return;
     entries_.emplace_back(time, path.filename().string());
@@ -169,7 +169,7 @@ void OutputSeries::resume(double restart_time) {
     }
     write_pvd(pvd_path(), entries_);  // ParaView no longer shows the dropped snapshots
   });
-  FOEHN_IO_MPI_CHECK(MPI_Bcast(&next, 1, MPI_INT, 0, mesh_->comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&next, 1, MPI_INT, 0, mesh_->comm));
   next_index_ = next;
 }
 

@@ -240,7 +240,7 @@ SectionSampler::SectionSampler(const petsc::DistributedMesh& mesh, SectionGrid g
   }
 
   // Points on faces between ranks: the lowest rank that found one takes it.
-  FOEHN_IO_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, lowest_rank.data(),
+  FOEHN_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, lowest_rank.data(),
                                    detail::to_mpi_count(static_cast<std::int64_t>(count), "points"),
                                    MPI_INT, MPI_MIN, comm_));
   points_found_ =
@@ -254,12 +254,12 @@ SectionSampler::SectionSampler(const petsc::DistributedMesh& mesh, SectionGrid g
   indices.reserve(points_.size());
   for (const TakenPoint& p : points_) indices.push_back(p.point);
   if (rank_ == 0) taken_counts_.assign(static_cast<std::size_t>(size_), 0);
-  FOEHN_IO_MPI_CHECK(MPI_Gather(&taken, 1, MPI_INT, taken_counts_.data(), 1, MPI_INT, 0, comm_));
+  FOEHN_MPI_CHECK(MPI_Gather(&taken, 1, MPI_INT, taken_counts_.data(), 1, MPI_INT, 0, comm_));
   if (rank_ == 0) {
     taken_displacements_ = detail::displacements_of(taken_counts_, "points");
     taken_points_.resize(static_cast<std::size_t>(points_found_));
   }
-  FOEHN_IO_MPI_CHECK(MPI_Gatherv(indices.data(), taken, MPI_INT32_T, taken_points_.data(),
+  FOEHN_MPI_CHECK(MPI_Gatherv(indices.data(), taken, MPI_INT32_T, taken_points_.data(),
                                  taken_counts_.data(), taken_displacements_.data(), MPI_INT32_T, 0,
                                  comm_));
 }
@@ -289,7 +289,7 @@ SectionValues SectionSampler::sample(std::span<const double> local_field, int co
     mine[i] = value;
   }
   std::vector<double> gathered(rank_ == 0 ? taken_points_.size() : 0);
-  FOEHN_IO_MPI_CHECK(MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
+  FOEHN_MPI_CHECK(MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE,
                                  gathered.data(), taken_counts_.data(), taken_displacements_.data(),
                                  MPI_DOUBLE, 0, comm_));
   SectionValues values;

@@ -11,7 +11,7 @@ namespace foehn::mountainwave {
 TimingTable reduce_timing_table(const StepTimings& timings, MPI_Comm comm, std::string label) {
   const detail::CommShape shape = detail::comm_shape(comm, "reduce_timing_table");
   std::int64_t steps[2] = {timings.steps(), -timings.steps()};  // max and -min in one call
-  FOEHN_IO_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, steps, 2, MPI_INT64_T, MPI_MAX, comm));
+  FOEHN_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, steps, 2, MPI_INT64_T, MPI_MAX, comm));
   if (steps[0] != -steps[1])
     fail(ErrorCategory::invalid_input, "reduce_timing_table: the ranks timed between ", -steps[1],
          " and ", steps[0], " steps");
@@ -22,7 +22,7 @@ TimingTable reduce_timing_table(const StepTimings& timings, MPI_Comm comm, std::
     seconds[static_cast<std::size_t>(p)] = timings.total_seconds(static_cast<TimedPhase>(p));
   seconds[timed_phase_count] = timings.other_seconds();
   seconds[timed_phase_count + 1] = timings.total_step_seconds();
-  FOEHN_IO_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), static_cast<int>(seconds.size()),
+  FOEHN_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), static_cast<int>(seconds.size()),
                                    MPI_DOUBLE, MPI_MAX, comm));
   std::array<double, timed_phase_count> phases{};
   for (std::size_t p = 0; p < phases.size(); ++p) phases[p] = seconds[p];
