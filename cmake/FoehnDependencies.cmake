@@ -43,6 +43,22 @@ set(HDF5_PREFER_PARALLEL TRUE)
 find_package(HDF5 QUIET COMPONENTS C)
 foehn_require(HDF5_FOUND "HDF5 (parallel build)" "libhdf5-openmpi-dev")
 
+# netCDF (met input and particle output of the trajectory code). Debian's libnetcdf is built on
+# the SERIAL HDF5, so it is linked only by the separate library foehn_particles_io, never by
+# libfoehn, which must not bring a second HDF5 into processes that use the MPI one.
+if(PKG_CONFIG_FOUND)
+  pkg_check_modules(NETCDF QUIET IMPORTED_TARGET GLOBAL netcdf)
+endif()
+foehn_require(NETCDF_FOUND "netCDF-C (pkg-config module netcdf)" "libnetcdf-dev")
+
+# Random123 (counter-based random numbers, header-only, host and device): the stochastic
+# particle physics draws from Philox keyed by (parcel id, step).
+find_path(RANDOM123_INCLUDE_DIR Random123/philox.h)
+if(RANDOM123_INCLUDE_DIR)
+  set(RANDOM123_FOUND TRUE)
+endif()
+foehn_require(RANDOM123_FOUND "Random123 (Random123/philox.h)" "librandom123-dev")
+
 # VTK for ParaView output
 find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
 foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")

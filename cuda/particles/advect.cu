@@ -14,6 +14,8 @@ namespace detail {
 void validate_met_input(const MetGridGeometry& geometry, const WindLevel& at_t0,
                         const WindLevel& at_t1);
 void check_advect_arguments(double dt, int steps);
+void validate_next_met_time(const MetGridGeometry& geometry, const WindLevel& next,
+                            double t_next);
 }  // namespace detail
 
 namespace {
@@ -81,6 +83,37 @@ DeviceMetGrid::DeviceMetGrid(MetGridGeometry geometry, const WindLevel& at_t0,
     // pageable host sources must stay valid only until we return.
     stream.synchronize();
   }
+}
+
+DeviceMetGrid::DeviceMetGrid(MetGridGeometry geometry, DeviceArray<double> interleaved_wind,
+                             const Stream& stream)
+    : geometry_(std::move(geometry)), wind_(std::move(interleaved_wind)) {
+  geometry_.validate();
+  if (wind_.size() != 2 * geometry_.point_count() * 3) {
+    fail(ErrorCategory::invalid_input, "DeviceMetGrid: the interleaved wind has ", wind_.size(),
+         " values, the grid needs 2 x ", geometry_.point_count(), " x 3");
+  }
+  levels_ = DeviceArray<double>(geometry_.pressure_levels.size(), stream);
+  levels_.copy_from_host_async(geometry_.pressure_levels, stream);
+  stream.synchronize();
+}
+
+void DeviceMetGrid::advance(const WindLevel& next, double t_next, const Stream& stream) {
+  detail::validate_next_met_time(geometry_, next, t_next);
+  const std::size_t points = geometry_.point_count();
+  FOEHN_CUDA_CHECK(cudaMemcpyAsync(wind_.data(), wind_.data() + points * 3,
+                                   points * 3 * sizeof(double), cudaMemcpyDeviceToDevice,
+                                   native(stream)));
+  DeviceArray<double> u(points, stream), v(points, stream), omega(points, stream);
+  u.copy_from_host_async(next.u, stream);
+  v.copy_from_host_async(next.v, stream);
+  omega.copy_from_host_async(next.omega, stream);
+  interleave_wind<<<grid_size(points), block_size, 0, native(stream)>>>(
+      u.data(), v.data(), omega.data(), points, wind_.data() + points * 3);
+  FOEHN_CUDA_CHECK_LAUNCH("interleave_wind");
+  stream.synchronize();  // the staging arrays and pageable sources die when we return
+  geometry_.t0 = geometry_.t1;
+  geometry_.t1 = t_next;
 }
 
 void advect(DeviceParticleSet& particles, const DeviceMetGrid& grid, double t_start, double dt,

@@ -1,9 +1,9 @@
 #include "foehn/particles/met_grid.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "foehn/particles/synthetic.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::particles {
@@ -103,6 +103,50 @@ MetGrid::MetGrid(MetGridGeometry geometry, const WindLevel& at_t0, const WindLev
   }
 }
 
+MetGrid::MetGrid(MetGridGeometry geometry, std::vector<double> interleaved_wind)
+    : geometry_(std::move(geometry)), wind_(std::move(interleaved_wind)) {
+  geometry_.validate();
+  if (wind_.size() != 2 * geometry_.point_count() * 3) {
+    fail(ErrorCategory::invalid_input, "MetGrid: the interleaved wind has ", wind_.size(),
+         " values, the grid needs 2 x ", geometry_.point_count(), " x 3");
+  }
+  for (std::size_t i = 0; i < wind_.size(); ++i) {
+    if (!std::isfinite(wind_[i])) {
+      fail(ErrorCategory::invalid_input, "MetGrid: interleaved wind value ", i, " is not finite");
+    }
+  }
+}
+
+void MetGrid::advance(const WindLevel& next, double t_next) {
+  if (!std::isfinite(t_next) || !(t_next > geometry_.t1)) {
+    fail(ErrorCategory::invalid_input, "MetGrid::advance: the next met time ", t_next,
+         " s must be finite and after t1 = ", geometry_.t1, " s");
+  }
+  const std::size_t points = geometry_.point_count();
+  validate_wind(next, points, "the next time");
+  std::copy(wind_.begin() + static_cast<std::ptrdiff_t>(points * 3), wind_.end(), wind_.begin());
+  double* out = wind_.data() + points * 3;
+  for (std::size_t i = 0; i < points; ++i) {
+    out[3 * i + 0] = next.u[i];
+    out[3 * i + 1] = next.v[i];
+    out[3 * i + 2] = next.omega[i];
+  }
+  geometry_.t0 = geometry_.t1;
+  geometry_.t1 = t_next;
+}
+
+namespace detail {
+// Shared with the CUDA DeviceMetGrid::advance.
+void validate_next_met_time(const MetGridGeometry& geometry, const WindLevel& next,
+                            double t_next) {
+  if (!std::isfinite(t_next) || !(t_next > geometry.t1)) {
+    fail(ErrorCategory::invalid_input, "DeviceMetGrid::advance: the next met time ", t_next,
+         " s must be finite and after t1 = ", geometry.t1, " s");
+  }
+  validate_wind(next, geometry.point_count(), "the next time");
+}
+}  // namespace detail
+
 MetGridView MetGrid::view() const noexcept {
   return make_view(geometry_, geometry_.pressure_levels.data(), wind_.data());
 }
@@ -123,31 +167,6 @@ MetGridGeometry make_global_geometry(int nlon, int nlat, std::vector<double> pre
   g.t0 = t0;
   g.t1 = t1;
   return g;
-}
-
-MetGrid make_solid_body_grid(const MetGridGeometry& geometry, double alpha) {
-  geometry.validate();
-  const SolidBodyWind wind{alpha};
-  WindLevel level;
-  const std::size_t points = geometry.point_count();
-  level.u.resize(points);
-  level.v.resize(points);
-  level.omega.resize(points);
-  const double dlon = 2.0 * std::numbers::pi / geometry.nlon;
-  std::size_t n = 0;
-  for (std::size_t k = 0; k < geometry.pressure_levels.size(); ++k) {
-    for (int j = 0; j < geometry.nlat; ++j) {
-      for (int i = 0; i < geometry.nlon; ++i, ++n) {
-        const WindSample w = wind(geometry.first_longitude + i * dlon,
-                                  geometry.first_latitude + j * geometry.latitude_spacing,
-                                  geometry.pressure_levels[k], 0.0);
-        level.u[n] = w.u;
-        level.v[n] = w.v;
-        level.omega[n] = w.omega;
-      }
-    }
-  }
-  return MetGrid(geometry, level, level);
 }
 
 }  // namespace foehn::particles

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "foehn/runtime/error.hpp"
 
@@ -13,6 +14,7 @@ void ParticleSet::add(double lon, double lat, double p, double t, std::int64_t p
   pressure.push_back(p);
   time.push_back(t);
   id.push_back(parcel_id);
+  status.push_back(ParcelStatus::active);
   for (std::size_t q = 0; q < quantities_.size(); ++q)
     quantities_[q].push_back(quantity_initial_values_[q]);
 }
@@ -24,6 +26,10 @@ void ParticleSet::add_quantity(const std::string& name, double initial) {
   quantity_names_.push_back(name);
   quantities_.emplace_back(size(), initial);
   quantity_initial_values_.push_back(initial);
+}
+
+bool ParticleSet::has_quantity(std::string_view name) const noexcept {
+  return std::find(quantity_names_.begin(), quantity_names_.end(), name) != quantity_names_.end();
 }
 
 std::size_t ParticleSet::quantity_index(std::string_view name) const {
@@ -42,7 +48,8 @@ const std::vector<double>& ParticleSet::quantity(std::string_view name) const {
 
 void ParticleSet::validate() const {
   const std::size_t n = size();
-  if (longitude.size() != n || latitude.size() != n || pressure.size() != n || time.size() != n) {
+  if (longitude.size() != n || latitude.size() != n || pressure.size() != n || time.size() != n ||
+      status.size() != n) {
     fail(ErrorCategory::invalid_input, "ParticleSet: attribute arrays differ in length (id has ",
          n, ")");
   }
@@ -57,6 +64,10 @@ void ParticleSet::validate() const {
         !std::isfinite(pressure[i]) || !std::isfinite(time[i])) {
       fail(ErrorCategory::invalid_input, "ParticleSet: parcel ", id[i],
            " has a non-finite position or time");
+    }
+    if (status[i] != ParcelStatus::active && status[i] != ParcelStatus::left_domain) {
+      fail(ErrorCategory::invalid_input, "ParticleSet: parcel ", id[i], " has the unknown status ",
+           static_cast<int>(status[i]));
     }
   }
 }
@@ -75,6 +86,10 @@ DeviceParticleSet DeviceParticleSet::upload(const ParticleSet& host, const Strea
   put(d.time, host.time);
   d.id = DeviceArray<std::int64_t>(n, stream);
   d.id.copy_from_host_async(host.id, stream);
+  d.status = DeviceArray<std::uint8_t>(n, stream);
+  d.status.copy_from_host_async(
+      std::span<const std::uint8_t>(reinterpret_cast<const std::uint8_t*>(host.status.data()), n),
+      stream);
   d.quantity_names = host.quantity_names();
   for (const auto& name : d.quantity_names) {
     d.quantities.emplace_back();
@@ -92,11 +107,14 @@ void DeviceParticleSet::download(ParticleSet& host, const Stream& stream) const 
   result.pressure.resize(n);
   result.time.resize(n);
   result.id.resize(n);
+  result.status.resize(n);
   longitude.copy_to_host_async(result.longitude, stream);
   latitude.copy_to_host_async(result.latitude, stream);
   pressure.copy_to_host_async(result.pressure, stream);
   time.copy_to_host_async(result.time, stream);
   id.copy_to_host_async(result.id, stream);
+  status.copy_to_host_async(
+      std::span<std::uint8_t>(reinterpret_cast<std::uint8_t*>(result.status.data()), n), stream);
   for (std::size_t q = 0; q < quantity_names.size(); ++q) {
     result.add_quantity(quantity_names[q]);
     result.quantity(quantity_names[q]).resize(n);
@@ -104,6 +122,29 @@ void DeviceParticleSet::download(ParticleSet& host, const Stream& stream) const 
   }
   stream.synchronize();
   host = std::move(result);
+}
+
+bool DeviceParticleSet::has_quantity(std::string_view name) const noexcept {
+  return std::find(quantity_names.begin(), quantity_names.end(), name) != quantity_names.end();
+}
+
+void DeviceParticleSet::add_quantity(const std::string& name, double initial,
+                                     const Stream& stream) {
+  if (has_quantity(name)) {
+    fail(ErrorCategory::invalid_input, "DeviceParticleSet: quantity '", name, "' exists already");
+  }
+  DeviceArray<double> values(size(), stream);
+  if (size() > 0) values.fill_async(initial, stream);
+  quantity_names.push_back(name);
+  quantities.push_back(std::move(values));
+}
+
+std::size_t DeviceParticleSet::quantity_index(std::string_view name) const {
+  const auto it = std::find(quantity_names.begin(), quantity_names.end(), name);
+  if (it == quantity_names.end()) {
+    fail(ErrorCategory::invalid_input, "DeviceParticleSet: no quantity named '", name, "'");
+  }
+  return static_cast<std::size_t>(it - quantity_names.begin());
 }
 
 }  // namespace foehn::particles

@@ -18,6 +18,9 @@ namespace foehn::particles {
 
 // Williamson et al. (1992) radius, m.
 inline constexpr double earth_radius = 6.37122e6;
+// Log-pressure height z = H0 ln(P0 / p): scale height H0 (m) and reference pressure P0 (Pa).
+inline constexpr double scale_height = 7000.0;
+inline constexpr double reference_pressure = 101325.0;
 
 enum class Integrator { euler, midpoint, rk4 };
 

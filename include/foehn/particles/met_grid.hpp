@@ -47,10 +47,15 @@ class MetGrid {
  public:
   // Validates geometry and winds (sizes, finiteness) and interleaves them.
   MetGrid(MetGridGeometry geometry, const WindLevel& at_t0, const WindLevel& at_t1);
+  // Takes an interleaved wind (2 * point_count * 3 values, t0 then t1), e.g. copied from a
+  // DeviceMetGrid; invalid_input for a wrong size or a non-finite value.
+  MetGrid(MetGridGeometry geometry, std::vector<double> interleaved_wind);
   const MetGridGeometry& geometry() const noexcept { return geometry_; }
   const std::vector<double>& interleaved_wind() const noexcept { return wind_; }
   // A view for the FOEHN_HD interpolation; valid while this MetGrid lives.
   MetGridView view() const noexcept;
+  // Replaces the two time levels by (old t1, `next` at time t_next).
+  void advance(const WindLevel& next, double t_next);
 
  private:
   MetGridGeometry geometry_;
@@ -64,6 +69,13 @@ class DeviceMetGrid {
   DeviceMetGrid(const MetGrid& grid, const Stream& stream);
   DeviceMetGrid(MetGridGeometry geometry, const WindLevel& at_t0, const WindLevel& at_t1,
                 const Stream& stream);
+  // Takes an interleaved wind already on the device (2 * point_count * 3 values, t0 then t1),
+  // e.g. filled by a synthetic-field kernel. invalid_input for a wrong size.
+  DeviceMetGrid(MetGridGeometry geometry, DeviceArray<double> interleaved_wind,
+                const Stream& stream);
+  // Replaces the two time levels by (old t1, `next` at time t_next): the move to the next met
+  // time in a run. The t1 half is copied on the device; only `next` crosses the bus.
+  void advance(const WindLevel& next, double t_next, const Stream& stream);
   const MetGridGeometry& geometry() const noexcept { return geometry_; }
   // A view holding device pointers: pass it to kernels only.
   MetGridView view() const noexcept;

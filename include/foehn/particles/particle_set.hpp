@@ -14,6 +14,10 @@
 
 namespace foehn::particles {
 
+// Whether the physics still moves a parcel. A parcel that leaves a regional met grid is
+// frozen at its exit position and time (and reported), never silently dropped.
+enum class ParcelStatus : std::uint8_t { active = 0, left_domain = 1 };
+
 class ParticleSet {
  public:
   std::vector<double> longitude;
@@ -22,10 +26,12 @@ class ParticleSet {
   std::vector<double> time;
   // Persistent identity: survives sorting and lets two runs be compared parcel by parcel.
   std::vector<std::int64_t> id;
+  std::vector<ParcelStatus> status;
 
   std::size_t size() const noexcept { return id.size(); }
-  // Appends one parcel; each user quantity starts at that quantity's initial value.
+  // Appends one active parcel; each user quantity starts at that quantity's initial value.
   void add(double lon, double lat, double p, double t, std::int64_t parcel_id);
+  bool has_quantity(std::string_view name) const noexcept;
   // Adds a named per-parcel quantity (mass, tracer, ...): existing parcels and parcels added
   // later start at `initial`; invalid_input if the name exists already.
   void add_quantity(const std::string& name, double initial = 0.0);
@@ -47,6 +53,7 @@ class DeviceParticleSet {
  public:
   DeviceArray<double> longitude, latitude, pressure, time;
   DeviceArray<std::int64_t> id;
+  DeviceArray<std::uint8_t> status;  // ParcelStatus values
   std::vector<std::string> quantity_names;
   std::vector<DeviceArray<double>> quantities;
 
@@ -55,6 +62,11 @@ class DeviceParticleSet {
   static DeviceParticleSet upload(const ParticleSet& host, const Stream& stream);
   // Copies everything back into `host` (resized and renamed to match); waits for the stream.
   void download(ParticleSet& host, const Stream& stream) const;
+  bool has_quantity(std::string_view name) const noexcept;
+  // Index of a quantity in `quantities`; invalid_input if there is none of that name.
+  std::size_t quantity_index(std::string_view name) const;
+  // Adds a quantity set to `initial` for every parcel (queued on `stream`).
+  void add_quantity(const std::string& name, double initial, const Stream& stream);
 };
 
 }  // namespace foehn::particles
