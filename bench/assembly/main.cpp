@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "assembly_cases.hpp"
+#include "bench_device.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/fe/cpu_assembler.hpp"
@@ -35,13 +36,6 @@ struct Options {
   std::string out_dir = "bench/results", peer_results, export_dir, suffix;
 };
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  for (std::string part; std::getline(in, part, ',');) parts.push_back(part);
-  return parts;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -52,8 +46,8 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--sizes") {
       o.sizes.clear();
-      for (const std::string& s : split(value())) o.sizes.push_back(std::stoll(s));
-    } else if (a == "--numberings") o.numberings = split(value());
+      for (const std::string& s : bench::split_list(value())) o.sizes.push_back(std::stoll(s));
+    } else if (a == "--numberings") o.numberings = bench::split_list(value());
     else if (a == "--repeats") o.repeats = std::stoi(value());
     else if (a == "--warmups") o.warmups = std::stoi(value());
     else if (a == "--block-size") o.block_size = std::stoi(value());
@@ -90,14 +84,6 @@ double time_on_device(const Stream& stream, int warmups, int repeats, Body&& bod
     samples.push_back(timer.elapsed_ms());
   }
   return median(samples);
-}
-
-double measure_copy_bandwidth(const Stream& stream) {
-  const std::size_t count = std::size_t{1} << 28;  // 2 GiB of doubles each way
-  DeviceArray<double> a(count, stream), b(count, stream);
-  a.fill_async(1.0, stream);
-  const double ms = time_on_device(stream, 2, 10, [&] { b.copy_from_async(a, stream); });
-  return 2.0 * static_cast<double>(a.bytes()) / (ms * 1e-3) / 1e9;
 }
 
 struct PeerResult {
@@ -246,7 +232,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   BenchReport report = make_report("assembly", info.name, argc, argv);
-  report.copy_bandwidth_gbs = measure_copy_bandwidth(stream);
+  report.copy_bandwidth_gbs = bench::measure_device_copy_bandwidth(stream);
   std::printf("device %s, device-to-device copy %.1f GB/s\n", info.name.c_str(), *report.copy_bandwidth_gbs);
 
   for (std::int64_t size : o.sizes)

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_device.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/particles/sorting.hpp"
@@ -43,19 +44,6 @@ struct Options {
   std::string out_dir = FOEHN_BENCH_RESULTS_DIR;
 };
 
-std::vector<std::size_t> parse_counts(const std::string& list) {
-  std::vector<std::size_t> counts;
-  std::size_t start = 0;
-  while (start < list.size()) {
-    const std::size_t comma = list.find(',', start);
-    const std::string item = list.substr(start, comma == std::string::npos ? comma : comma - start);
-    counts.push_back(static_cast<std::size_t>(std::stod(item)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  return counts;
-}
-
 Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -69,7 +57,9 @@ Options parse(int argc, char** argv) {
       if (std::sscanf(g.c_str(), "%dx%dx%d", &o.nlon, &o.nlat, &o.nlev) != 3)
         fail(ErrorCategory::invalid_input, "bench_particles: -grid wants NLONxNLATxNLEV, got ", g);
     } else if (a == "-counts") {
-      o.counts = parse_counts(value());
+      o.counts.clear();
+      for (const std::string& item : bench::split_list(value()))
+        o.counts.push_back(static_cast<std::size_t>(std::stod(item)));
     } else if (a == "-sort_interval") {
       o.sort_interval = std::stoi(value());
     } else if (a == "-calls") {
@@ -97,21 +87,6 @@ TransportSettings full_physics() {
   s.physics.decay_time_troposphere = 259200.0;
   s.physics.decay_time_stratosphere = 259200.0;
   return s;
-}
-
-double measure_copy_bandwidth(const Stream& stream) {
-  const std::size_t count = std::size_t{1} << 28;
-  DeviceArray<double> a(count, stream), b(count, stream);
-  a.fill_async(1.0, stream);
-  std::vector<double> samples;
-  for (int i = 0; i < 8; ++i) {
-    EventTimer timer;
-    timer.start(stream);
-    b.copy_from_async(a, stream);
-    timer.stop(stream);
-    if (i >= 2) samples.push_back(timer.elapsed_ms());
-  }
-  return 2.0 * static_cast<double>(a.bytes()) / (bench::median(samples) * 1e-3) / 1e9;
 }
 
 // Per-step byte model of the midpoint step (documented in docs/particles.md): the parcel
@@ -172,7 +147,7 @@ int run(int argc, char** argv) {
   Stream stream;
   const DeviceInfo info = device_info(current_device());
   BenchReport report = bench::make_report("particles", info.name, argc, argv);
-  report.copy_bandwidth_gbs = measure_copy_bandwidth(stream);
+  report.copy_bandwidth_gbs = bench::measure_device_copy_bandwidth(stream);
   std::printf("device %s, device-to-device copy %.1f GB/s\n", info.name.c_str(),
               *report.copy_bandwidth_gbs);
 

@@ -15,30 +15,24 @@
 
 namespace foehn {
 
-namespace {
-[[noreturn]] void unavailable(std::string_view what) {
-  fail(ErrorCategory::unavailable, "Foehn was built without CUDA: ", what);
-}
-}  // namespace
-
 int cuda_device_count() noexcept {
   return 0;
 }
 DeviceInfo device_info(int index) {
-  unavailable(detail::concat("device_info(", index, ")"));
+  fail_built_without_cuda(detail::concat("device_info(", index, ")"));
 }
 void select_device(int index) {
-  unavailable(detail::concat("select_device(", index, ")"));
+  fail_built_without_cuda(detail::concat("select_device(", index, ")"));
 }
 int current_device() {
-  unavailable("current_device()");
+  fail_built_without_cuda("current_device()");
 }
 DeviceMemoryInfo device_memory_info() {
-  unavailable("device_memory_info()");
+  fail_built_without_cuda("device_memory_info()");
 }
 
 Stream::Stream() {
-  unavailable("creating a CUDA stream");
+  fail_built_without_cuda("creating a CUDA stream");
 }
 Stream::~Stream() = default;
 Stream::Stream(Stream&& other) noexcept : handle_(other.handle_) {
@@ -50,17 +44,17 @@ Stream& Stream::operator=(Stream&& other) noexcept {
   return *this;
 }
 void Stream::synchronize() const {
-  unavailable("Stream::synchronize");
+  fail_built_without_cuda("Stream::synchronize");
 }
 bool Stream::query() const {
-  unavailable("Stream::query");
+  fail_built_without_cuda("Stream::query");
 }
 void Stream::wait(const Event&) const {
-  unavailable("Stream::wait");
+  fail_built_without_cuda("Stream::wait");
 }
 
 Event::Event() {
-  unavailable("creating a CUDA event");
+  fail_built_without_cuda("creating a CUDA event");
 }
 Event::~Event() = default;
 Event::Event(Event&& other) noexcept : handle_(other.handle_) {
@@ -72,50 +66,50 @@ Event& Event::operator=(Event&& other) noexcept {
   return *this;
 }
 void Event::record(const Stream&) {
-  unavailable("Event::record");
+  fail_built_without_cuda("Event::record");
 }
 void Event::synchronize() const {
-  unavailable("Event::synchronize");
+  fail_built_without_cuda("Event::synchronize");
 }
 bool Event::query() const {
-  unavailable("Event::query");
+  fail_built_without_cuda("Event::query");
 }
 float elapsed_ms(const Event&, const Event&) {
-  unavailable("elapsed_ms");
+  fail_built_without_cuda("elapsed_ms");
 }
 
 MemoryPool::MemoryPool(int device) : device_(device) {
-  unavailable(detail::concat("MemoryPool(", device, ")"));
+  fail_built_without_cuda(detail::concat("MemoryPool(", device, ")"));
 }
 MemoryPool MemoryPool::current() {
-  unavailable("MemoryPool::current()");
+  fail_built_without_cuda("MemoryPool::current()");
 }
 std::size_t MemoryPool::used_bytes() const {
-  unavailable("MemoryPool::used_bytes");
+  fail_built_without_cuda("MemoryPool::used_bytes");
 }
 std::size_t MemoryPool::reserved_bytes() const {
-  unavailable("MemoryPool::reserved_bytes");
+  fail_built_without_cuda("MemoryPool::reserved_bytes");
 }
 std::size_t MemoryPool::peak_used_bytes() const {
-  unavailable("MemoryPool::peak_used_bytes");
+  fail_built_without_cuda("MemoryPool::peak_used_bytes");
 }
 void MemoryPool::reset_peak() {
-  unavailable("MemoryPool::reset_peak");
+  fail_built_without_cuda("MemoryPool::reset_peak");
 }
 std::uint64_t MemoryPool::release_threshold() const {
-  unavailable("MemoryPool::release_threshold");
+  fail_built_without_cuda("MemoryPool::release_threshold");
 }
 void MemoryPool::set_release_threshold(std::uint64_t) {
-  unavailable("MemoryPool::set_release_threshold");
+  fail_built_without_cuda("MemoryPool::set_release_threshold");
 }
 void MemoryPool::trim_to(std::size_t) {
-  unavailable("MemoryPool::trim_to");
+  fail_built_without_cuda("MemoryPool::trim_to");
 }
 
 void nvtx_mark(const char*) noexcept {}
 
 HostRegistration HostRegistration::try_register(void*, std::size_t bytes) {
-  unavailable(detail::concat("page-locking ", bytes, " bytes of host memory"));
+  fail_built_without_cuda(detail::concat("page-locking ", bytes, " bytes of host memory"));
 }
 HostRegistration::~HostRegistration() = default;
 HostRegistration::HostRegistration(HostRegistration&&) noexcept = default;
@@ -125,7 +119,7 @@ void HostRegistration::release() noexcept {}
 
 void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>&,
                    DeviceArray<double>&, const Stream&) {
-  unavailable(detail::concat("scattering ", source.size(), " values on the device"));
+  fail_built_without_cuda(detail::concat("scattering ", source.size(), " values on the device"));
 }
 
 namespace detail {
@@ -134,24 +128,24 @@ void nvtx_push(const char*) noexcept {}
 void nvtx_pop() noexcept {}
 
 void* device_allocate(std::size_t count, std::size_t element_size, CUstream_st*) {
-  unavailable(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
+  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
                      element_size, " bytes) of device memory"));
 }
 // Nothing can have been allocated, so there is nothing to free.
 void device_free(void*, CUstream_st*) noexcept {}
 void* pinned_allocate(std::size_t count, std::size_t element_size) {
-  unavailable(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
+  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
                      element_size, " bytes) of pinned host memory"));
 }
 void pinned_free(void*) noexcept {}
 void copy_async(void*, const void*, std::size_t bytes, CopyKind, CUstream_st*) {
-  unavailable(concat("copying ", bytes, " bytes to or from device memory"));
+  fail_built_without_cuda(concat("copying ", bytes, " bytes to or from device memory"));
 }
 void fill_bytes_async(void*, unsigned char, std::size_t bytes, CUstream_st*) {
-  unavailable(concat("filling ", bytes, " bytes of device memory"));
+  fail_built_without_cuda(concat("filling ", bytes, " bytes of device memory"));
 }
 void fill_pattern_async(void*, std::size_t count, const void*, std::size_t, CUstream_st*) {
-  unavailable(concat("filling ", count, " elements of device memory"));
+  fail_built_without_cuda(concat("filling ", count, " elements of device memory"));
 }
 
 }  // namespace detail

@@ -21,4 +21,9 @@ int exit_code_for(const Error& error) noexcept {
   return c == ErrorCategory::invalid_input || c == ErrorCategory::io ? 2 : 1;
 }
 
+void fail_built_without_cuda(std::string_view what) {
+  fail(ErrorCategory::unavailable, "Foehn was built without CUDA: ", what,
+       " needs the CUDA backend (configure with -DFOEHN_CUDA=ON)");
+}
+
 }  // namespace foehn

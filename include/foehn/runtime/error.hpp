@@ -48,6 +48,10 @@ template <typename... Parts>
   throw Error(category, detail::concat(std::forward<Parts>(parts)...));
 }
 
+// What every CUDA entry point of a build without CUDA throws: unavailable, naming `what` and
+// how to get the backend.
+[[noreturn]] void fail_built_without_cuda(std::string_view what);
+
 // Exit code convention of every Foehn application: 2 for bad input (invalid_input, io: a
 // file that cannot be read or written), 1 for anything else.
 int exit_code_for(const Error& error) noexcept;

@@ -1,6 +1,6 @@
 // The mountain-wave core on small meshes: it keeps a uniform flow exactly uniform over flat
 // ground, keeps the discrete divergence small, conserves tracer mass in a closed box, restarts
-// bitwise from a checkpoint, and rejects bad numerics.
+// bitwise from a checkpoint, carries tracer parcels with the flow, and rejects bad numerics.
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
@@ -10,6 +10,7 @@
 #include "io/case_fingerprint.hpp"
 #include "io/checkpoint.hpp"
 #include "mountain_wave_test_support.hpp"
+#include "tracer_parcels.hpp"
 #include "support/error_category.hpp"
 #include "support/temp_dir.hpp"
 
@@ -113,6 +114,51 @@ TEST(MountainWaveCore, RestartFromACheckpointIsBitwiseTheUninterruptedRun) {
   EXPECT_EQ(restarted.pressure, uninterrupted.pressure);
   EXPECT_EQ(restarted.theta, uninterrupted.theta);
   EXPECT_EQ(restarted.tracers, uninterrupted.tracers);
+}
+
+// Tracer parcels ride the core's P1 velocity: in a uniform flow over flat ground they move by
+// exactly U t (the flow stays uniform to the solver tolerance, and P1 holds it exactly); parcels
+// started next to the outflow leave and are counted; a start outside the mesh is rejected on
+// every rank.
+TEST(MountainWaveCore, TracerParcelsRideTheFlow) {
+  MountainMeshOptions domain = small_domain();
+  domain.mountain_height = 0;
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  TetMesh whole;  // rank 0
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD, &whole);
+  Numerics numerics;
+  numerics.dt = 30;
+  MountainWaveModel model(mesh, domain, Physics{}, numerics);
+  ModelState state = model.initial_state();
+  TracerSeeding upstream;
+  upstream.columns = 3;
+  upstream.levels = 4;
+  TracerSeeding at_outflow = upstream;
+  at_outflow.x_start = 0.5 * domain.length_x - 500.0;
+  TracerParcels moving(mesh, rank == 0 ? &whole : nullptr, upstream, state);
+  TracerParcels leaving(mesh, rank == 0 ? &whole : nullptr, at_outflow, state);
+  for (int step = 0; step < 4; ++step) {
+    model.step(state);
+    moving.follow(state);
+    leaving.follow(state);
+  }
+  if (rank == 0) {
+    const particles::MeshParcels& p = moving.parcels();
+    ASSERT_EQ(p.size(), 12u);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      EXPECT_NEAR(p.x[i], upstream.x_start + 10.0 * state.time, 1e-4) << "parcel " << p.id[i];
+      EXPECT_EQ(p.time[i], state.time);
+      EXPECT_EQ(p.status[i], particles::MeshParcelStatus::inside);
+    }
+    EXPECT_EQ(moving.left_domain(), 0u);
+    EXPECT_EQ(leaving.left_domain(), 12u);
+  }
+  TracerSeeding too_high = upstream;
+  too_high.z_top = 1e6;
+  EXPECT_EQ(foehn::testing::category_of(
+                [&] { TracerParcels(mesh, rank == 0 ? &whole : nullptr, too_high, state); }),
+            ErrorCategory::invalid_input);
 }
 
 TEST(MountainWaveCore, BadNumericsAndMeshesAreRejected) {

@@ -18,7 +18,9 @@ inline MountainMeshOptions small_domain(int cells = 8) {
   return domain;
 }
 
-inline petsc::DistributedMesh distributed_small_mesh(const MountainMeshOptions& domain, MPI_Comm comm) {
+// `keep_input`: rank 0 also gets the mesh it distributed (what tracer parcels move through).
+inline petsc::DistributedMesh distributed_small_mesh(const MountainMeshOptions& domain, MPI_Comm comm,
+                                                     TetMesh* keep_input = nullptr) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   TetMesh whole;
@@ -27,7 +29,9 @@ inline petsc::DistributedMesh distributed_small_mesh(const MountainMeshOptions& 
     reorder_for_locality(whole);
     mark_boundary_kinds(whole);
   }
-  return petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
+  petsc::DistributedMesh mesh = petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
+  if (keep_input != nullptr && rank == 0) *keep_input = std::move(whole);
+  return mesh;
 }
 
 inline double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {

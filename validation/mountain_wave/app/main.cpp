@@ -33,7 +33,9 @@
 namespace foehn::mountainwave {
 namespace {
 
-petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm comm, int rank) {
+// `keep_input`: rank 0 keeps the mesh it distributed (the tracer parcels move through it).
+petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm comm, int rank,
+                                 TetMesh* keep_input = nullptr) {
   const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
   TetMesh whole;
   if (rank == 0) {
@@ -41,7 +43,9 @@ petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm com
     reorder_for_locality(whole);  // RCM nodes, tets by lowest node: faster assembly and ILU
     mark_boundary_kinds(whole);
   }
-  return petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
+  petsc::DistributedMesh mesh = petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
+  if (keep_input != nullptr && rank == 0) *keep_input = std::move(whole);
+  return mesh;
 }
 
 std::string fingerprint_of(const RunOptions& o, Backend backend, int ranks) {
@@ -122,7 +126,9 @@ void run() {
   if (backend == Backend::cuda) petsc::select_device_for_rank(comm);
 
   app::Stopwatch setup_clock;
-  const petsc::DistributedMesh mesh = make_mesh(o.domain, comm, rank);
+  TetMesh input_mesh;  // rank 0, only with tracer parcels
+  const petsc::DistributedMesh mesh =
+      make_mesh(o.domain, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
   if (o.cfl > 0) o.numerics.dt = o.cfl * shortest_edge(mesh.local, comm) / std::max(o.physics.inflow_speed, 1e-12);
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
   const std::string fingerprint = fingerprint_of(o, backend, ranks);
@@ -153,9 +159,19 @@ void run() {
                               o.physics.theta0, o.physics.gravity, o.domain.length_x,
                               o.domain.length_y};
   if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
+  std::unique_ptr<TracerParcels> tracers;
+  if (o.tracers.enabled()) {
+    tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers, state);
+    input_mesh = TetMesh{};  // the field keeps what it needs
+  }
   auto write_outputs = [&] {
     const petsc::ScopedLogEvent event(petsc::LogEvent::output);
     if (series) series->write(state);
+    if (tracers) {
+      char name[64];
+      std::snprintf(name, sizeof name, "tracers_%06lld.csv", static_cast<long long>(state.step));
+      tracers->write_csv(o.output_dir / name);
+    }
     if (sampler) {
       char name[64];
       std::snprintf(name, sizeof name, "sections_%06lld.h5", static_cast<long long>(state.step));
@@ -183,6 +199,7 @@ void run() {
                 "its theta qv qc qr mom p proj", "max div", "wall s");
   while (state.time < o.end_time - 1e-9 * o.numerics.dt && (o.max_steps < 0 || steps_run < o.max_steps)) {
     last = model.step(state);
+    if (tracers) tracers->follow(state);
     ++steps_run;
     if (steps_run > o.timing_warmup_steps) add_times(timings, last.times);
     if (rank == 0) {
@@ -221,7 +238,8 @@ void run() {
          << ",\n  \"max_divergence\": " << last.max_divergence << ",\n  \"nodes\": " << mesh.global_nodes
          << ",\n  \"tets\": " << mesh.global_tets << ",\n  \"ranks\": " << ranks
          << ",\n  \"backend\": \"" << to_string(backend) << "\",\n  \"strategy\": \""
-         << fe::to_string(o.numerics.strategy) << "\"\n}\n";
+         << fe::to_string(o.numerics.strategy) << "\""
+         << ",\n  \"tracer_parcels_left_domain\": " << (tracers ? tracers->left_domain() : 0) << "\n}\n";
     write_text(o.output_dir / "run.json", json.str());
   }
 }
@@ -238,6 +256,7 @@ int main(int argc, char** argv) {
        "  [-mesh_cells 24,24,20 | -mesh_tets 554394] [-dt 20 | -cfl C] [-end_time 3600]\n"
        "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
+       "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers_*.csv)\n"
        "  per-system solver options: -theta_ -qv_ -qc_ -qr_ -momentum_ -pressure_ -projection_\n"},
       [] { foehn::mountainwave::run(); });
 }

@@ -85,6 +85,21 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
                              sections, &sections, nullptr));
   o.write_vtk = vtk;
   o.write_sections = sections;
+  PetscInt tracer_columns = 0, tracer_levels = 0;
+  PetscCall(PetscOptionsInt("-tracer_columns", "Air parcels carried by the flow: parcels across y "
+                            "(0: none; docs/particles_mesh.md)", "", tracer_columns, &tracer_columns, nullptr));
+  PetscCall(PetscOptionsInt("-tracer_levels", "Air parcels: parcels up z", "", tracer_levels,
+                            &tracer_levels, nullptr));
+  PetscCall(PetscOptionsReal("-tracer_x", "Air parcels: start plane x, m", "", o.tracers.x_start,
+                             &o.tracers.x_start, nullptr));
+  PetscCall(PetscOptionsReal("-tracer_y_half_width", "Air parcels: y in [-w, w], m", "",
+                             o.tracers.y_half_width, &o.tracers.y_half_width, nullptr));
+  PetscCall(PetscOptionsReal("-tracer_z_bottom", "Air parcels: lowest start height, m", "",
+                             o.tracers.z_bottom, &o.tracers.z_bottom, nullptr));
+  PetscCall(PetscOptionsReal("-tracer_z_top", "Air parcels: highest start height, m", "",
+                             o.tracers.z_top, &o.tracers.z_top, nullptr));
+  o.tracers.columns = static_cast<int>(tracer_columns);
+  o.tracers.levels = static_cast<int>(tracer_levels);
   PetscInt warmup = o.timing_warmup_steps;
   PetscCall(PetscOptionsInt("-timing_warmup", "Steps left out of the timing table", "", warmup,
                             &warmup, nullptr));
@@ -136,6 +151,9 @@ RunOptions read_run_options(MPI_Comm comm) {
   if (!(o.physics.inflow_speed >= 0) || !(o.physics.buoyancy_frequency >= 0) ||
       !(o.physics.viscosity >= 0) || !(o.physics.diffusivity >= 0) || !(o.physics.sponge_rate >= 0))
     fail(ErrorCategory::invalid_input, "-U, -N, -viscosity, -diffusivity and -sponge_rate must be >= 0");
+  if (o.tracers.columns < 0 || o.tracers.levels < 0 || (o.tracers.columns > 0) != (o.tracers.levels > 0))
+    fail(ErrorCategory::invalid_input, "-tracer_columns and -tracer_levels must both be > 0 (or both 0), got ",
+         o.tracers.columns, " and ", o.tracers.levels);
   return o;
 }
 

@@ -8,6 +8,7 @@
 
 #include "case.hpp"
 #include "foehn/mesh/mountain.hpp"
+#include "tracer_parcels.hpp"
 
 namespace foehn::mountainwave {
 
@@ -27,6 +28,7 @@ struct RunOptions {
   bool write_sections = true;    // -sections
   int timing_warmup_steps = 2;   // -timing_warmup: steps left out of the timing table
   std::string timing_label;      // -timing_label, e.g. "1 CPU core + 1 GPU"
+  TracerSeeding tracers;         // -tracer_columns, -tracer_levels, -tracer_x, ...
 };
 
 // Reads the options; throws foehn::Error (invalid_input) naming a bad value.

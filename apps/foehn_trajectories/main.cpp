@@ -1,0 +1,138 @@
+// foehn-trajectories: Lagrangian transport of air parcels through a sequence of met fields
+// (synthetic or netCDF), with diffusion, subgrid winds, decay and periodic sorting, on the
+// CPU or the GPU; parcel snapshots as netCDF with persistent ids.
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include "foehn/particles/io/particle_file.hpp"
+#include "foehn/runtime/error.hpp"
+#include "met_source.hpp"
+#include "parcel_runner.hpp"
+#include "petsc_application.hpp"
+#include "stopwatch.hpp"
+#include "trajectory_options.hpp"
+
+namespace foehn::app {
+namespace {
+
+using namespace foehn::particles;
+
+constexpr const char* usage =
+    "foehn-trajectories: air-parcel trajectories (MPTRAC-class) on the CPU or the GPU\n"
+    "usage: foehn-trajectories [options]   (a control file: -options_file run.opts)\n"
+    "default: 1e5 random parcels for one day in a synthetic turbulent field on a 2-degree grid,\n"
+    "dt 180 s, midpoint, diffusion and subgrid winds on, sorting every 20 steps, snapshots\n"
+    "every 6 h in out/trajectories/parcels_<time s>.nc (docs/particles_io.md)\n"
+    "example: foehn-trajectories -met netcdf -met_files era5_00.nc,era5_01.nc -parcels 1000000\n\n";
+
+long steps_between(double a, double b, double dt) { return std::lround((b - a) / dt); }
+
+std::filesystem::path snapshot_path(const TrajectoryOptions& o, double t) {
+  char name[64];
+  std::snprintf(name, sizeof name, "parcels_%010.0f.nc", t);
+  return std::filesystem::path(o.output_dir) / name;
+}
+
+struct RunTotals {
+  std::uint64_t left_domain = 0, vertical_clamps = 0, active = 0, steps = 0, sorts = 0;
+};
+
+void run_trajectories() {
+  const TrajectoryOptions o = read_trajectory_options();
+  if (help_requested()) return;
+  reject_unused_options("foehn-trajectories");
+  const Stopwatch wall;
+
+  const std::unique_ptr<MetSource> met = make_met_source(o);
+  ParticleSet parcels = o.parcels_file.empty() ? make_random_global_parcels(o.random_parcels)
+                                               : read_particle_file(o.parcels_file);
+  if (!parcels.has_quantity("mass")) parcels.add_quantity("mass", 1.0);
+  std::filesystem::create_directories(o.output_dir);
+
+  // The met pair bracketing the start: fields index, index + 1.
+  std::size_t index = 0;
+  while (met->time(index + 1) && *met->time(index + 1) <= o.start_time) ++index;
+  const double t_first = *met->time(index);
+  const std::optional<double> t_second = met->time(index + 1);
+  if (!t_second || o.start_time < t_first) {
+    fail(ErrorCategory::invalid_input, "foehn-trajectories: the start time ", o.start_time,
+         " s is not inside the met times (", met->describe(), ")");
+  }
+  MetGridGeometry geometry = met->geometry();
+  geometry.t0 = t_first;
+  geometry.t1 = *t_second;
+  const char* backend = o.backend == TrajectoryBackend::cuda ? "cuda" : "cpu";
+  std::printf("foehn-trajectories: %zu parcels, %s, met %s, dt %g s, %s backend\n", parcels.size(),
+              o.parcels_file.empty() ? "random global" : o.parcels_file.c_str(),
+              met->describe().c_str(), o.dt, backend);
+  const auto runner =
+      make_parcel_runner(o.backend, std::move(parcels), geometry, met->wind(index), met->wind(index + 1));
+
+  RunTotals totals;
+  double t = o.start_time, met_end = *t_second;
+  double next_output = o.start_time + o.output_interval;
+  std::int64_t step_index = 0;
+  int since_sort = 0;
+  write_particle_file(runner->parcels(), snapshot_path(o, t));
+  if (o.sort_interval > 0) runner->sort();
+  while (t < o.end_time) {
+    const double chunk_end = std::min({met_end, next_output, o.end_time});
+    long steps = steps_between(t, chunk_end, o.dt);
+    if (o.sort_interval > 0) steps = std::min<long>(steps, o.sort_interval - since_sort);
+    if (steps <= 0) {
+      fail(ErrorCategory::invalid_input, "foehn-trajectories: met time ", met_end,
+           " s is not a whole number of steps of ", o.dt, " s after ", t, " s");
+    }
+    const TransportReport report = runner->transport(
+        TransportClock{t, o.dt, static_cast<int>(steps), step_index}, o.settings);
+    totals.left_domain += report.left_domain;
+    totals.vertical_clamps += report.vertical_clamps;
+    totals.active = report.active;
+    totals.steps += static_cast<std::uint64_t>(steps);
+    step_index += steps;
+    t = o.start_time + static_cast<double>(step_index) * o.dt;
+    since_sort += static_cast<int>(steps);
+    if (o.sort_interval > 0 && since_sort == o.sort_interval) {
+      runner->sort();
+      ++totals.sorts;
+      since_sort = 0;
+    }
+    if (std::fabs(t - next_output) <= 1e-9 * o.dt || std::fabs(t - o.end_time) <= 1e-9 * o.dt) {
+      write_particle_file(runner->parcels(), snapshot_path(o, t));
+      std::printf("t = %10.0f s  active %llu  left the domain %llu  pressure clamps %llu  "
+                  "wall %.1f s\n", t, static_cast<unsigned long long>(totals.active),
+                  static_cast<unsigned long long>(totals.left_domain),
+                  static_cast<unsigned long long>(totals.vertical_clamps), wall.seconds());
+      std::fflush(stdout);
+      next_output += o.output_interval;
+    }
+    if (std::fabs(t - met_end) <= 1e-9 * o.dt && t < o.end_time) {
+      ++index;
+      const std::optional<double> t_next = met->time(index + 1);
+      if (!t_next) {
+        fail(ErrorCategory::invalid_input, "foehn-trajectories: the met fields end at ", met_end,
+             " s, before -end_time ", o.end_time, " s (", met->describe(), ")");
+      }
+      runner->advance_met(met->wind(index + 1), *t_next);
+      met_end = *t_next;
+    }
+  }
+  std::printf("foehn-trajectories: %llu steps, %llu sorts, %llu parcels left the domain, "
+              "%llu pressure clamps; snapshots in %s; wall %.1f s\n",
+              static_cast<unsigned long long>(totals.steps),
+              static_cast<unsigned long long>(totals.sorts),
+              static_cast<unsigned long long>(totals.left_domain),
+              static_cast<unsigned long long>(totals.vertical_clamps), o.output_dir.c_str(),
+              wall.seconds());
+}
+
+}  // namespace
+}  // namespace foehn::app
+
+int main(int argc, char** argv) {
+  return foehn::app::run_petsc_application(
+      argc, argv, {"foehn-trajectories", foehn::app::usage}, foehn::app::run_trajectories);
+}

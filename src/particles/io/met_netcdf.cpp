@@ -1,0 +1,469 @@
+#include "foehn/particles/io/met_netcdf.hpp"
+
+#include <netcdf.h>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <numbers>
+#include <utility>
+
+#include "foehn/runtime/error.hpp"
+#include "netcdf_support.hpp"
+
+namespace foehn::particles {
+
+namespace {
+
+using netcdf::Dataset;
+using netcdf::check;
+
+constexpr double radians_per_degree = std::numbers::pi / 180.0;
+constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
+// A coordinate may deviate from its regular position by this fraction of the spacing: enough
+// for coordinates stored as float (0.1 degree grids: about 2e-4), far below a misplaced row.
+constexpr double regularity_tolerance = 1e-3;
+
+// Lower case without blanks and exponent punctuation: "m s**-1" -> "ms-1", "Pa s^-1" -> "pas-1".
+std::string normalised_units(const std::string& units) {
+  std::string text;
+  for (char c : units) {
+    if (c == ' ' || c == '*' || c == '^') continue;
+    text += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return text;
+}
+
+struct TimeUnits {
+  double seconds_per_unit = 1.0;
+  std::string reference;  // after "since", trimmed
+};
+
+TimeUnits parse_time_units(const std::string& units, const std::filesystem::path& file) {
+  std::string lowered;
+  for (char c : units) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t since = lowered.find(" since ");
+  std::string unit = lowered.substr(0, since);
+  unit.erase(unit.find_last_not_of(' ') + 1);
+  unit.erase(0, unit.find_first_not_of(' '));
+  TimeUnits parsed;
+  if (since != std::string::npos) {
+    parsed.reference = units.substr(since + 7);
+    parsed.reference.erase(0, parsed.reference.find_first_not_of(' '));
+  }
+  if (unit == "s" || unit == "sec" || unit == "second" || unit == "seconds") {
+    parsed.seconds_per_unit = 1.0;
+  } else if (unit == "min" || unit == "minute" || unit == "minutes") {
+    parsed.seconds_per_unit = 60.0;
+  } else if (unit == "h" || unit == "hour" || unit == "hours") {
+    parsed.seconds_per_unit = 3600.0;
+  } else if (unit == "d" || unit == "day" || unit == "days") {
+    parsed.seconds_per_unit = 86400.0;
+  } else {
+    fail(ErrorCategory::invalid_input, file.string(), ": time units '", units,
+         "' not understood (expected seconds, minutes, hours or days, optionally followed by "
+         "'since <reference>')");
+  }
+  return parsed;
+}
+
+double pascal_per_level_unit(const std::optional<std::string>& units,
+                             const std::filesystem::path& file) {
+  if (!units) {
+    fail(ErrorCategory::invalid_input, file.string(),
+         ": variable 'lev' has no units attribute (expected \"Pa\" or \"hPa\")");
+  }
+  const std::string u = normalised_units(*units);
+  if (u == "pa") return 1.0;
+  if (u == "hpa" || u == "mb" || u == "mbar" || u == "millibar" || u == "millibars") return 100.0;
+  fail(ErrorCategory::invalid_input, file.string(), ": lev units '", *units,
+       "' are not a pressure unit (expected \"Pa\" or \"hPa\")");
+}
+
+// The identifiers of an open met file's dimensions and variables, after checking the layout.
+struct MetLayout {
+  int time = -1, level = -1, latitude = -1, longitude = -1;  // dimensions
+  std::array<int, 3> wind{-1, -1, -1};                       // u, v, omega or w
+  std::array<std::string, 3> wind_names{"u", "v", "omega"};
+};
+
+// Values of a 1-D coordinate variable on its own dimension, finite and not missing.
+std::vector<double> read_coordinate(const Dataset& file, const char* name, int dimension) {
+  const int variable = file.require_variable(name);
+  if (file.variable_dimensions(variable) != std::vector<int>{dimension}) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": coordinate variable '", name,
+         "' has dimensions ", file.describe_dimensions(variable), ", expected (", name, ")");
+  }
+  std::vector<double> values(file.dimension_length(dimension));
+  if (!values.empty()) {
+    check(nc_get_var_double(file.id(), variable, values.data()), file.path(),
+          std::string("reading coordinate '") + name + "'");
+  }
+  const std::vector<double> markers = netcdf::missing_value_markers(file, variable);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const bool missing = std::find(markers.begin(), markers.end(), values[i]) != markers.end();
+    if (!std::isfinite(values[i]) || missing) {
+      fail(ErrorCategory::invalid_input, file.path().string(), ": coordinate '", name, "' value ",
+           i, " is ", missing ? "missing (fill value)" : "not finite", ": ", values[i]);
+    }
+  }
+  return values;
+}
+
+void require_degrees(const Dataset& file, const char* name) {
+  const std::optional<std::string> units = file.text_attribute(file.require_variable(name), "units");
+  if (units && normalised_units(*units).rfind("degree", 0) != 0) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": ", name, " units '", *units,
+         "' are not degrees");
+  }
+}
+
+void check_wind_variable(const Dataset& file, const MetLayout& layout, int c) {
+  const int variable = layout.wind[c];
+  const char* name = layout.wind_names[c].c_str();
+  const std::vector<int> expected{layout.time, layout.level, layout.latitude, layout.longitude};
+  if (file.variable_dimensions(variable) != expected) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
+         "' has dimensions ", file.describe_dimensions(variable),
+         ", expected (time, lev, lat, lon)");
+  }
+  const int type = file.variable_type(variable);
+  if (type != NC_FLOAT && type != NC_DOUBLE) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
+         "' has netCDF type ", type, "; float or double expected (unpack packed data first, "
+         "e.g. ncpdq -U)");
+  }
+  if (file.has_attribute(variable, "scale_factor") || file.has_attribute(variable, "add_offset")) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
+         "' is packed (scale_factor/add_offset); unpack it first, e.g. ncpdq -U");
+  }
+  const std::optional<std::string> units = file.text_attribute(variable, "units");
+  if (!units) return;
+  const std::string u = normalised_units(*units);
+  const bool ok = c < 2 ? (u == "m/s" || u == "ms-1") : (u == "pa/s" || u == "pas-1");
+  if (!ok) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name, "' has units '",
+         *units, "', expected ", c < 2 ? "m/s" : "Pa/s (pressure velocity)");
+  }
+}
+
+// Longitudes: regular, increasing, nlon points covering 360 degrees once.
+double first_longitude_of(const Dataset& file, const std::vector<double>& lon) {
+  const std::size_t n = lon.size();
+  if (n < 2) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 longitudes, got ", n);
+  }
+  const double spacing = 360.0 / static_cast<double>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double expected = lon[0] + static_cast<double>(i) * spacing;
+    if (std::fabs(lon[i] - expected) > regularity_tolerance * spacing) {
+      const bool repeats = std::fabs(lon[n - 1] - lon[0] - 360.0) <= regularity_tolerance * spacing;
+      fail(ErrorCategory::invalid_input, file.path().string(), ": longitudes are not ", n,
+           " regular increasing points covering 360 degrees (spacing ", spacing, "): lon[", i,
+           "] = ", lon[i], ", expected ", expected,
+           repeats ? "; the last longitude repeats the first, drop it" : "");
+    }
+  }
+  return lon[0] * radians_per_degree;
+}
+
+// Latitudes: regular in either direction; sets the geometry's ascending description.
+bool describe_latitudes(const Dataset& file, const std::vector<double>& lat, MetGridGeometry& g) {
+  const std::size_t n = lat.size();
+  if (n < 2) {
+    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 latitudes, got ", n);
+  }
+  const double spacing = (lat[n - 1] - lat[0]) / static_cast<double>(n - 1);
+  for (std::size_t j = 0; j < n; ++j) {
+    const double expected = lat[0] + static_cast<double>(j) * spacing;
+    if (spacing == 0.0 || std::fabs(lat[j] - expected) > regularity_tolerance * std::fabs(spacing)) {
+      fail(ErrorCategory::invalid_input, file.path().string(),
+           ": latitudes are not regularly spaced and monotonic: lat[", j, "] = ", lat[j],
+           ", expected ", expected, " (spacing ", spacing, ")");
+    }
+  }
+  const bool north_to_south = spacing < 0.0;
+  g.first_latitude = (north_to_south ? lat[n - 1] : lat[0]) * radians_per_degree;
+  g.latitude_spacing = std::fabs(spacing) * radians_per_degree;
+  return north_to_south;
+}
+
+MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
+  MetFileInfo info;
+  info.path = file.path();
+  layout.time = file.require_dimension("time");
+  layout.level = file.require_dimension("lev");
+  layout.latitude = file.require_dimension("lat");
+  layout.longitude = file.require_dimension("lon");
+
+  const int time_variable = file.require_variable("time");
+  const std::optional<std::string> units = file.text_attribute(time_variable, "units");
+  if (!units) {
+    fail(ErrorCategory::invalid_input, file.path().string(),
+         ": variable 'time' has no units attribute (e.g. \"seconds\" or \"hours since ...\")");
+  }
+  const TimeUnits time_units = parse_time_units(*units, file.path());
+  info.time_units = *units;
+  info.time_reference = time_units.reference;
+  info.times = read_coordinate(file, "time", layout.time);
+  if (info.times.empty()) fail(ErrorCategory::invalid_input, file.path().string(), ": no times");
+  for (std::size_t k = 0; k < info.times.size(); ++k) {
+    info.times[k] *= time_units.seconds_per_unit;
+    if (k > 0 && !(info.times[k] > info.times[k - 1])) {
+      fail(ErrorCategory::invalid_input, file.path().string(), ": times are not strictly ",
+           "increasing at index ", k, " (", info.times[k - 1], " s then ", info.times[k], " s)");
+    }
+  }
+
+  MetGridGeometry& g = info.geometry;
+  const double pascal = pascal_per_level_unit(
+      file.text_attribute(file.require_variable("lev"), "units"), file.path());
+  g.pressure_levels = read_coordinate(file, "lev", layout.level);
+  for (double& p : g.pressure_levels) p *= pascal;
+  require_degrees(file, "lat");
+  require_degrees(file, "lon");
+  const std::vector<double> lon = read_coordinate(file, "lon", layout.longitude);
+  const std::vector<double> lat = read_coordinate(file, "lat", layout.latitude);
+  g.nlon = static_cast<int>(lon.size());
+  g.nlat = static_cast<int>(lat.size());
+  g.first_longitude = first_longitude_of(file, lon);
+  info.latitude_north_to_south = describe_latitudes(file, lat, g);
+  g.t0 = g.t1 = info.times.front();
+  MetGridGeometry checked = g;
+  checked.t1 = checked.t0 + 1.0;  // validate() wants a pair; the caller picks the real one
+  try {
+    checked.validate();
+  } catch (const Error& e) {
+    fail(e.category(), file.path().string(), ": ", e.what());
+  }
+
+  const std::optional<int> omega = file.find_variable("omega");
+  const std::optional<int> w = file.find_variable("w");
+  if (!omega && !w) {
+    fail(ErrorCategory::invalid_input, file.path().string(),
+         ": no vertical velocity: neither variable 'omega' nor 'w' (Pa/s)");
+  }
+  layout.wind = {file.require_variable("u"), file.require_variable("v"), omega ? *omega : *w};
+  layout.wind_names[2] = omega ? "omega" : "w";
+  info.vertical_velocity = layout.wind_names[2];
+  for (int c = 0; c < 3; ++c) check_wind_variable(file, layout, c);
+  return info;
+}
+
+// One component at one time into `values` (grid order), checked for missing and non-finite
+// values before the rows are flipped, so the indices reported are the file's own.
+void read_component(const Dataset& file, const MetLayout& layout, const MetFileInfo& info,
+                    int c, std::size_t time_index, std::vector<double>& values) {
+  const MetGridGeometry& g = info.geometry;
+  const std::size_t nlev = g.pressure_levels.size(), nlat = static_cast<std::size_t>(g.nlat),
+                    nlon = static_cast<std::size_t>(g.nlon);
+  values.resize(g.point_count());
+  const std::array<std::size_t, 4> start{time_index, 0, 0, 0}, count{1, nlev, nlat, nlon};
+  const std::string& name = layout.wind_names[c];
+  check(nc_get_vara_double(file.id(), layout.wind[c], start.data(), count.data(), values.data()),
+        file.path(), "reading variable '" + name + "' at time index " +
+                         std::to_string(time_index) + " (" + std::to_string(nlev) + " x " +
+                         std::to_string(nlat) + " x " + std::to_string(nlon) + " values)");
+  const std::vector<double> markers = netcdf::missing_value_markers(file, layout.wind[c]);
+  for (std::size_t point = 0; point < values.size(); ++point) {
+    const double value = values[point];
+    const bool missing = std::find(markers.begin(), markers.end(), value) != markers.end();
+    if (!missing && std::isfinite(value)) continue;
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name, "' at time ",
+         "index ", time_index, " has a ", missing ? "missing value (_FillValue/missing_value " : "",
+         missing ? "present)" : "non-finite value", " ", value, " at lev index ",
+         point / (nlat * nlon), ", lat index ", point / nlon % nlat, ", lon index ", point % nlon);
+  }
+  if (!info.latitude_north_to_south) return;
+  for (std::size_t k = 0; k < nlev; ++k) {
+    double* level = values.data() + k * nlat * nlon;
+    for (std::size_t j = 0; j < nlat / 2; ++j) {
+      std::swap_ranges(level + j * nlon, level + (j + 1) * nlon, level + (nlat - 1 - j) * nlon);
+    }
+  }
+}
+
+bool nearly_equal(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * std::max({1.0, std::fabs(a), std::fabs(b)});
+}
+
+}  // namespace
+
+MetFileInfo read_met_file_info(const std::filesystem::path& path) {
+  Dataset file = Dataset::open_for_reading(path);
+  MetLayout layout;
+  MetFileInfo info = inspect(file, layout);
+  file.close(ErrorCategory::invalid_input);
+  return info;
+}
+
+WindLevel read_met_wind(const MetFileInfo& expected, std::size_t time_index) {
+  Dataset file = Dataset::open_for_reading(expected.path);
+  MetLayout layout;
+  const MetFileInfo info = inspect(file, layout);
+  require_same_met_grid(expected, info);  // the file may have been replaced since
+  if (time_index >= info.times.size()) {
+    fail(ErrorCategory::invalid_input, info.path.string(), ": time index ", time_index,
+         " is out of range: the file has ", info.times.size(), " time(s)");
+  }
+  WindLevel wind;
+  read_component(file, layout, info, 0, time_index, wind.u);
+  read_component(file, layout, info, 1, time_index, wind.v);
+  read_component(file, layout, info, 2, time_index, wind.omega);
+  file.close(ErrorCategory::invalid_input);
+  return wind;
+}
+
+void require_same_met_grid(const MetFileInfo& a, const MetFileInfo& b) {
+  const MetGridGeometry &x = a.geometry, &y = b.geometry;
+  bool same = x.nlon == y.nlon && x.nlat == y.nlat &&
+              x.pressure_levels.size() == y.pressure_levels.size() &&
+              nearly_equal(x.first_longitude, y.first_longitude) &&
+              nearly_equal(x.first_latitude, y.first_latitude) &&
+              nearly_equal(x.latitude_spacing, y.latitude_spacing);
+  for (std::size_t k = 0; same && k < x.pressure_levels.size(); ++k)
+    same = nearly_equal(x.pressure_levels[k], y.pressure_levels[k]);
+  if (!same) {
+    fail(ErrorCategory::invalid_input, "met files ", a.path.string(), " (", x.nlon, " x ", x.nlat,
+         " x ", x.pressure_levels.size(), ") and ", b.path.string(), " (", y.nlon, " x ", y.nlat,
+         " x ", y.pressure_levels.size(), ") are not on the same grid");
+  }
+  if (a.time_reference != b.time_reference) {
+    fail(ErrorCategory::invalid_input, "met files ", a.path.string(), " and ", b.path.string(),
+         " count time from different references ('", a.time_reference, "' and '",
+         b.time_reference, "')");
+  }
+}
+
+MetGrid read_met_grid(const MetFileInfo& first, std::size_t first_index,
+                      const MetFileInfo& second, std::size_t second_index) {
+  require_same_met_grid(first, second);
+  for (const auto& [info, index] : {std::pair{&first, first_index}, std::pair{&second, second_index}}) {
+    if (index >= info->times.size()) {
+      fail(ErrorCategory::invalid_input, info->path.string(), ": time index ", index,
+           " is out of range: the file has ", info->times.size(), " time(s)");
+    }
+  }
+  MetGridGeometry geometry = first.geometry;
+  geometry.t0 = first.times[first_index];
+  geometry.t1 = second.times[second_index];
+  if (!(geometry.t1 > geometry.t0)) {
+    fail(ErrorCategory::invalid_input, "met times do not increase: ", first.path.string(), " [",
+         first_index, "] = ", geometry.t0, " s, ", second.path.string(), " [", second_index,
+         "] = ", geometry.t1, " s");
+  }
+  return MetGrid(std::move(geometry), read_met_wind(first, first_index),
+                 read_met_wind(second, second_index));
+}
+
+MetGrid read_met_grid(const std::filesystem::path& path, std::size_t time_index) {
+  const MetFileInfo info = read_met_file_info(path);
+  if (time_index + 1 >= info.times.size()) {
+    fail(ErrorCategory::invalid_input, path.string(), ": time indices ", time_index, " and ",
+         time_index + 1, " are out of range: the file has ", info.times.size(), " time(s)");
+  }
+  return read_met_grid(info, time_index, info, time_index + 1);
+}
+
+void write_met_file(const std::filesystem::path& path, const MetGridGeometry& geometry,
+                    const std::vector<double>& times, const std::vector<WindLevel>& winds,
+                    const MetFileWriteOptions& options) {
+  MetGridGeometry checked = geometry;
+  checked.t0 = 0.0;
+  checked.t1 = 1.0;
+  checked.validate();
+  const std::size_t points = geometry.point_count();
+  if (times.empty() || times.size() != winds.size()) {
+    fail(ErrorCategory::invalid_input, "write_met_file ", path.string(), ": ", times.size(),
+         " times for ", winds.size(), " wind fields (need the same number, at least 1)");
+  }
+  for (std::size_t k = 0; k < winds.size(); ++k) {
+    if (!std::isfinite(times[k]) || (k > 0 && !(times[k] > times[k - 1]))) {
+      fail(ErrorCategory::invalid_input, "write_met_file ", path.string(),
+           ": times must be finite and strictly increasing (index ", k, ")");
+    }
+    for (const std::vector<double>* component : {&winds[k].u, &winds[k].v, &winds[k].omega}) {
+      if (component->size() != points) {
+        fail(ErrorCategory::invalid_input, "write_met_file ", path.string(), ": wind ", k,
+             " has a component of ", component->size(), " values, the grid has ", points);
+      }
+    }
+  }
+  if (options.vertical_velocity != "omega" && options.vertical_velocity != "w") {
+    fail(ErrorCategory::invalid_input, "write_met_file: vertical velocity name '",
+         options.vertical_velocity, "' (\"omega\" or \"w\")");
+  }
+  const TimeUnits time_units = parse_time_units(options.time_units, path);
+
+  netcdf::AtomicOutput output(path);
+  Dataset& file = output.dataset();
+  const std::size_t nlev = geometry.pressure_levels.size(), nlat = static_cast<std::size_t>(geometry.nlat),
+                    nlon = static_cast<std::size_t>(geometry.nlon);
+  const int time_dim = file.define_dimension("time", times.size());
+  const int lev_dim = file.define_dimension("lev", nlev);
+  const int lat_dim = file.define_dimension("lat", nlat);
+  const int lon_dim = file.define_dimension("lon", nlon);
+  const int time_var = file.define_variable("time", NC_DOUBLE, {time_dim});
+  const int lev_var = file.define_variable("lev", NC_DOUBLE, {lev_dim});
+  const int lat_var = file.define_variable("lat", NC_DOUBLE, {lat_dim});
+  const int lon_var = file.define_variable("lon", NC_DOUBLE, {lon_dim});
+  file.put_text_attribute(time_var, "units", options.time_units);
+  file.put_text_attribute(lev_var, "units", options.pressure_in_hpa ? "hPa" : "Pa");
+  file.put_text_attribute(lat_var, "units", "degrees_north");
+  file.put_text_attribute(lon_var, "units", "degrees_east");
+  const int type = options.value_type == MetValueType::float32 ? NC_FLOAT : NC_DOUBLE;
+  const std::vector<int> dims{time_dim, lev_dim, lat_dim, lon_dim};
+  const std::array<int, 3> wind_var{file.define_variable("u", type, dims),
+                                    file.define_variable("v", type, dims),
+                                    file.define_variable(options.vertical_velocity.c_str(), type, dims)};
+  for (int c = 0; c < 3; ++c) file.put_text_attribute(wind_var[c], "units", c < 2 ? "m/s" : "Pa/s");
+  file.put_text_attribute(NC_GLOBAL, "foehn_format", "met file 1 (docs/particles_io.md)");
+  file.end_definitions();
+
+  std::vector<double> coordinate(times.size());
+  for (std::size_t k = 0; k < times.size(); ++k) coordinate[k] = times[k] / time_units.seconds_per_unit;
+  check(nc_put_var_double(file.id(), time_var, coordinate.data()), path, "writing time", ErrorCategory::io);
+  coordinate = geometry.pressure_levels;
+  for (double& p : coordinate) p /= options.pressure_in_hpa ? 100.0 : 1.0;
+  check(nc_put_var_double(file.id(), lev_var, coordinate.data()), path, "writing lev", ErrorCategory::io);
+  coordinate.resize(nlat);
+  for (std::size_t j = 0; j < nlat; ++j) {
+    const std::size_t row = options.latitude_north_to_south ? nlat - 1 - j : j;
+    coordinate[j] = (geometry.first_latitude + static_cast<double>(row) * geometry.latitude_spacing) *
+                    degrees_per_radian;
+  }
+  check(nc_put_var_double(file.id(), lat_var, coordinate.data()), path, "writing lat", ErrorCategory::io);
+  coordinate.resize(nlon);
+  for (std::size_t i = 0; i < nlon; ++i) {
+    coordinate[i] = (geometry.first_longitude + 2.0 * std::numbers::pi * static_cast<double>(i) /
+                                                    static_cast<double>(nlon)) * degrees_per_radian;
+  }
+  check(nc_put_var_double(file.id(), lon_var, coordinate.data()), path, "writing lon", ErrorCategory::io);
+
+  std::vector<double> flipped(options.latitude_north_to_south ? nlat * nlon : 0);
+  for (std::size_t k = 0; k < winds.size(); ++k) {
+    const std::array<const std::vector<double>*, 3> components{&winds[k].u, &winds[k].v, &winds[k].omega};
+    for (int c = 0; c < 3; ++c) {
+      const std::string what = "writing wind component " + std::to_string(c) + " at time index " +
+                               std::to_string(k);
+      if (!options.latitude_north_to_south) {
+        const std::array<std::size_t, 4> start{k, 0, 0, 0}, count{1, nlev, nlat, nlon};
+        check(nc_put_vara_double(file.id(), wind_var[c], start.data(), count.data(),
+                                 components[c]->data()), path, what, ErrorCategory::io);
+        continue;
+      }
+      for (std::size_t level = 0; level < nlev; ++level) {  // one level at a time, rows reversed
+        const double* source = components[c]->data() + level * nlat * nlon;
+        for (std::size_t j = 0; j < nlat; ++j)
+          std::copy_n(source + (nlat - 1 - j) * nlon, nlon, flipped.data() + j * nlon);
+        const std::array<std::size_t, 4> start{k, level, 0, 0}, count{1, 1, nlat, nlon};
+        check(nc_put_vara_double(file.id(), wind_var[c], start.data(), count.data(), flipped.data()),
+              path, what, ErrorCategory::io);
+      }
+    }
+  }
+  output.commit();
+}
+
+}  // namespace foehn::particles

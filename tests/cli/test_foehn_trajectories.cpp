@@ -1,0 +1,149 @@
+// Runs foehn-trajectories as a user would: the default-style run writes snapshots with every
+// parcel id; a run sorted every few steps and a never-sorted run give bitwise identical
+// parcels (random numbers keyed by id); bad options and bad met files give exit code 2 and a
+// message naming the problem; decay follows exp(-t/tau) through the driver.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include "foehn/particles/io/met_netcdf.hpp"
+#include "foehn/particles/io/particle_file.hpp"
+#include "foehn/particles/synthetic.hpp"
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using foehn::testing::RunResult;
+
+// A small, fast configuration: 4-degree turbulent grid, 2000 parcels, 6 hours.
+const std::string small_run =
+    " -met_nlon 90 -met_nlat 46 -met_nlev 20 -met_interval 3600 -parcels 2000 -end_time 21600"
+    " -output_interval 10800 -foehn_backend cpu";
+
+RunResult run_trajectories(const std::string& arguments) {
+  return foehn::testing::run_command(std::string(FOEHN_TRAJECTORIES_TOOL) + " " + arguments);
+}
+
+class TrajectoriesTool : public ::testing::Test {
+ protected:
+  std::string path(const std::string& name) const { return (folder_.path() / name).string(); }
+  foehn::testing::TempDir folder_;
+};
+
+TEST_F(TrajectoriesTool, WritesSnapshotsWithEveryParcel) {
+  const RunResult r = run_trajectories(small_run + " -output_dir " + path("run"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("left the domain 0"), std::string::npos) << r.output;
+  for (const char* name : {"parcels_0000000000.nc", "parcels_0000010800.nc", "parcels_0000021600.nc"}) {
+    ASSERT_TRUE(fs::exists(fs::path(path("run")) / name)) << name << "\n" << r.output;
+  }
+  const auto start = foehn::particles::read_particle_file(path("run/parcels_0000000000.nc"));
+  const auto end = foehn::particles::read_particle_file(path("run/parcels_0000021600.nc"));
+  ASSERT_EQ(start.size(), 2000u);
+  ASSERT_EQ(end.size(), 2000u);
+  std::map<std::int64_t, int> ids;
+  for (auto id : end.id) ++ids[id];
+  EXPECT_EQ(ids.size(), 2000u);
+  EXPECT_EQ(end.time.front(), 21600.0);
+  EXPECT_TRUE(end.has_quantity("path_horizontal_m"));
+  EXPECT_TRUE(end.has_quantity("subgrid_u"));
+}
+
+TEST_F(TrajectoriesTool, SortedAndUnsortedRunsAgreeBitwise) {
+  ASSERT_EQ(run_trajectories(small_run + " -sort_interval 7 -output_dir " + path("sorted")).exit_code, 0);
+  ASSERT_EQ(run_trajectories(small_run + " -sort_interval 0 -output_dir " + path("unsorted")).exit_code, 0);
+  const auto a = foehn::particles::read_particle_file(path("sorted/parcels_0000021600.nc"));
+  const auto b = foehn::particles::read_particle_file(path("unsorted/parcels_0000021600.nc"));
+  ASSERT_EQ(a.size(), b.size());
+  std::map<std::int64_t, std::size_t> slot;
+  for (std::size_t i = 0; i < b.size(); ++i) slot[b.id[i]] = i;
+  bool reordered = false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const std::size_t j = slot.at(a.id[i]);
+    reordered = reordered || i != j;
+    ASSERT_EQ(a.longitude[i], b.longitude[j]) << a.id[i];
+    ASSERT_EQ(a.latitude[i], b.latitude[j]) << a.id[i];
+    ASSERT_EQ(a.pressure[i], b.pressure[j]) << a.id[i];
+  }
+  EXPECT_TRUE(reordered);
+}
+
+TEST_F(TrajectoriesTool, DecayThroughTheDriverFollowsTheExponential) {
+  const RunResult r = run_trajectories(small_run + " -diffusion 0 -subgrid_wind 0"
+                                       " -decay_time_trop 43200 -decay_time_strat 43200"
+                                       " -output_dir " + path("decay"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const auto end = foehn::particles::read_particle_file(path("decay/parcels_0000021600.nc"));
+  for (double m : end.quantity("mass")) ASSERT_NEAR(m, std::exp(-0.5), 1e-13);
+}
+
+// The same solid-body field (tilted over the poles, rising) from two netCDF files and from the
+// built-in generator gives the same trajectories: the files' degrees cost only round-off.
+TEST_F(TrajectoriesTool, NetcdfMetFilesGiveTheSyntheticRun) {
+  using namespace foehn::particles;
+  const MetGridGeometry geometry =
+      make_global_geometry(36, 19, log_pressure_levels(10, 0.0, 30000.0), 0.0, 21600.0);
+  const SolidBodyWind wind{0.5 * 3.14159265358979323846, 0.002};
+  write_met_file(path("a.nc"), geometry, {0.0, 21600.0},
+                 {sample_on_grid(geometry, wind, 0.0), sample_on_grid(geometry, wind, 21600.0)});
+  write_met_file(path("b.nc"), geometry, {43200.0}, {sample_on_grid(geometry, wind, 43200.0)});
+  const std::string common = " -parcels 500 -parcels_z_top 20000 -end_time 43200 -output_interval 21600"
+                             " -diffusion 0 -subgrid_wind 0 -foehn_backend cpu";
+  const RunResult from_files = run_trajectories("-met netcdf -met_files " + path("a.nc") + "," +
+                                                path("b.nc") + common + " -output_dir " + path("files"));
+  ASSERT_EQ(from_files.exit_code, 0) << from_files.output;
+  const RunResult built_in = run_trajectories(
+      "-met solid_body -alpha_deg 90 -vertical_velocity 0.002 -met_nlon 36 -met_nlat 19 -met_nlev 10"
+      " -met_z_top 30000 -met_interval 21600" + common + " -output_dir " + path("synthetic"));
+  ASSERT_EQ(built_in.exit_code, 0) << built_in.output;
+  const auto a = read_particle_file(path("files/parcels_0000043200.nc"));
+  const auto b = read_particle_file(path("synthetic/parcels_0000043200.nc"));
+  ASSERT_EQ(a.size(), 500u);
+  ASSERT_EQ(a.id, b.id);  // both sorted by the same keys
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(a.longitude[i], b.longitude[i], 1e-9) << a.id[i];
+    EXPECT_NEAR(a.latitude[i], b.latitude[i], 1e-9) << a.id[i];
+    EXPECT_NEAR(a.pressure[i], b.pressure[i], 1e-9 * b.pressure[i]) << a.id[i];
+  }
+  // Asking for more time than the files hold is an error, not a silent extrapolation.
+  const RunResult too_long = run_trajectories("-met netcdf -met_files " + path("a.nc") +
+                                              " -parcels 10 -end_time 43200 -foehn_backend cpu"
+                                              " -output_dir " + path("long"));
+  EXPECT_EQ(too_long.exit_code, 2) << too_long.output;
+  EXPECT_NE(too_long.output.find("met fields end"), std::string::npos) << too_long.output;
+}
+
+TEST_F(TrajectoriesTool, RejectsBadOptionsWithExitCode2) {
+  const RunResult dt = run_trajectories(small_run + " -dt 1000 -output_dir " + path("x"));
+  EXPECT_EQ(dt.exit_code, 2) << dt.output;
+  EXPECT_NE(dt.output.find("whole number of steps"), std::string::npos) << dt.output;
+  const RunResult typo = run_trajectories(small_run + " -difusion 0 -output_dir " + path("x"));
+  EXPECT_EQ(typo.exit_code, 2) << typo.output;
+  EXPECT_NE(typo.output.find("difusion"), std::string::npos) << typo.output;
+  const RunResult negative = run_trajectories(small_run + " -diffusivity_h_trop -5 -output_dir " + path("x"));
+  EXPECT_EQ(negative.exit_code, 2) << negative.output;
+  const RunResult missing = run_trajectories("-met netcdf -foehn_backend cpu -output_dir " + path("x"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("-met_files"), std::string::npos) << missing.output;
+}
+
+TEST_F(TrajectoriesTool, RejectsAMetFileThatIsNotNetcdf) {
+  {
+    std::ofstream fake(path("fake.nc"));
+    fake << "this is not a netCDF file\n";
+  }
+  const RunResult r = run_trajectories("-met netcdf -met_files " + path("fake.nc") +
+                                       " -parcels 10 -foehn_backend cpu -output_dir " + path("x"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("fake.nc"), std::string::npos) << r.output;
+}
+
+}  // namespace

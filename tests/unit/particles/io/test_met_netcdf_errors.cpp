@@ -1,0 +1,161 @@
+// Bad met files: each is refused with a foehn::Error of the right category whose message names
+// the file and the problem, before any wind reaches a MetGrid.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "foehn/particles/io/met_netcdf.hpp"
+#include "io_test_support.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using namespace foehn::particles;
+using namespace foehn::particles::io_test;
+using foehn::ErrorCategory;
+
+class BadMetFile : public ::testing::Test {
+ protected:
+  // Writes `raw` as bad.nc and expects reading its info (and, if that passes, time 0) to fail.
+  void expect_rejected(const RawMetFile& raw, const std::vector<std::string>& fragments,
+                       ErrorCategory category = ErrorCategory::invalid_input) {
+    raw.write(path_);
+    std::vector<std::string> all = fragments;
+    all.push_back("bad.nc");
+    expect_error([&] { read_met_wind(read_met_file_info(path_), 0); }, category, all);
+  }
+  foehn::testing::TempDir folder_;
+  std::filesystem::path path_ = folder_ / "bad.nc";
+};
+
+TEST_F(BadMetFile, TextFileNamedNc) {
+  std::ofstream(path_) << "this is not a netCDF file\n";
+  expect_error([&] { read_met_file_info(path_); }, ErrorCategory::invalid_input,
+               {"bad.nc", "not a readable netCDF file"});
+}
+
+TEST_F(BadMetFile, TruncatedFile) {
+  const MetGridGeometry g = small_geometry();
+  const auto whole = folder_ / "whole.nc";
+  write_met_file(whole, g, {0.0, 1.0}, {small_wind(g, 0), small_wind(g, 1)});
+  const auto size = std::filesystem::file_size(whole);
+  std::filesystem::copy_file(whole, path_);
+  std::filesystem::resize_file(path_, size / 2);
+  expect_error([&] { read_met_wind(read_met_file_info(path_), 1); }, ErrorCategory::invalid_input,
+               {"bad.nc"});
+}
+
+TEST_F(BadMetFile, MissingFileIsAnIoError) {
+  expect_error([&] { read_met_file_info(folder_ / "absent.nc"); }, ErrorCategory::io,
+               {"absent.nc", "no such file"});
+}
+
+TEST_F(BadMetFile, MissingU) {
+  RawMetFile raw;
+  raw.winds = {"v", "w"};
+  expect_rejected(raw, {"no variable 'u'"});
+}
+
+TEST_F(BadMetFile, MissingVerticalVelocity) {
+  RawMetFile raw;
+  raw.winds = {"u", "v"};
+  expect_rejected(raw, {"neither variable 'omega' nor 'w'"});
+}
+
+TEST_F(BadMetFile, WrongDimensionOrder) {
+  RawMetFile raw;
+  raw.wind_dims = {"time", "lev", "lon", "lat"};
+  expect_rejected(raw, {"variable 'u' has dimensions (time = 2, lev = 3, lon = 8, lat = 5)",
+                        "expected (time, lev, lat, lon)"});
+}
+
+TEST_F(BadMetFile, IrregularLongitudes) {
+  RawMetFile raw;
+  raw.lon[3] = 140.0;
+  expect_rejected(raw, {"longitudes are not 8 regular", "lon[3] = 140"});
+}
+
+TEST_F(BadMetFile, LongitudesNotCoveringTheGlobe) {
+  RawMetFile raw;
+  raw.lon = {0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0, 360.0};
+  expect_rejected(raw, {"covering 360 degrees", "repeats the first"});
+}
+
+TEST_F(BadMetFile, IrregularLatitudes) {
+  RawMetFile raw;
+  raw.lat = {90.0, 40.0, 0.0, -45.0, -90.0};
+  expect_rejected(raw, {"latitudes are not regularly spaced", "lat[1] = 40"});
+}
+
+TEST_F(BadMetFile, NonMonotonicLevels) {
+  RawMetFile raw;
+  raw.lev_hpa = {1000.0, 500.0, 850.0};
+  expect_rejected(raw, {"not strictly monotonic"});
+}
+
+TEST_F(BadMetFile, LevelsWithoutUnits) {
+  RawMetFile raw;
+  raw.lev_units.reset();
+  expect_rejected(raw, {"'lev' has no units"});
+}
+
+TEST_F(BadMetFile, LevelsInMetres) {
+  RawMetFile raw;
+  raw.lev_units = "m";
+  expect_rejected(raw, {"not a pressure unit"});
+}
+
+TEST_F(BadMetFile, UnknownTimeUnits) {
+  RawMetFile raw;
+  raw.time_units = "fortnights since 1900-01-01";
+  expect_rejected(raw, {"time units 'fortnights since 1900-01-01' not understood"});
+}
+
+TEST_F(BadMetFile, TimesNotIncreasing) {
+  RawMetFile raw;
+  raw.time_hours = {7.0, 7.0};
+  expect_rejected(raw, {"times are not strictly increasing"});
+}
+
+TEST_F(BadMetFile, FillValueInTheWind) {
+  RawMetFile raw;
+  raw.poke_variable = "v";
+  raw.poke_index = 2 * 40 + 8 * 3 + 5;  // time 0, level 2, file row 3, column 5
+  raw.poke_value = -32767.0;
+  expect_rejected(raw, {"variable 'v' at time index 0", "missing value", "lev index 2",
+                        "lat index 3", "lon index 5"});
+}
+
+TEST_F(BadMetFile, NanInTheWind) {
+  RawMetFile raw;
+  raw.fill_value.reset();
+  raw.poke_variable = "w";
+  raw.poke_index = 9;
+  raw.poke_value = std::numeric_limits<double>::quiet_NaN();
+  expect_rejected(raw, {"variable 'w' at time index 0", "non-finite", "lat index 1", "lon index 1"});
+}
+
+TEST_F(BadMetFile, TimeIndexOutOfRange) {
+  RawMetFile().write(path_);
+  const MetFileInfo info = read_met_file_info(path_);
+  expect_error([&] { read_met_wind(info, 2); }, ErrorCategory::invalid_input,
+               {"bad.nc", "time index 2 is out of range", "2 time(s)"});
+  expect_error([&] { read_met_grid(path_, 1); }, ErrorCategory::invalid_input,
+               {"bad.nc", "out of range"});
+}
+
+TEST_F(BadMetFile, FilesOnDifferentGrids) {
+  RawMetFile().write(path_);
+  const MetGridGeometry g = small_geometry();
+  write_met_file(folder_ / "other.nc", g, {86400.0 * 365.0 * 200.0}, {small_wind(g, 0)});
+  const MetFileInfo a = read_met_file_info(path_), b = read_met_file_info(folder_ / "other.nc");
+  // Same sizes and levels, but longitudes start at 0 and -180 degrees.
+  expect_error([&] { require_same_met_grid(a, b); }, ErrorCategory::invalid_input,
+               {"bad.nc", "other.nc", "not on the same grid"});
+}
+
+}  // namespace

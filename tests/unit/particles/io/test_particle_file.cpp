@@ -1,0 +1,206 @@
+// Particle snapshots: a round trip keeps pressure, time, ids, statuses and every quantity
+// bitwise (lon/lat within 2 ulp after degrees), the file holds degrees, replacing a file is
+// atomic, and bad files are refused naming the file.
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+
+#include "foehn/particles/io/particle_file.hpp"
+#include "io_test_support.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using namespace foehn::particles;
+using namespace foehn::particles::io_test;
+using foehn::ErrorCategory;
+
+// Distance in units in the last place between two doubles of the same sign.
+std::int64_t ulps_apart(double a, double b) {
+  if (a == b) return 0;
+  return std::abs(std::bit_cast<std::int64_t>(a) - std::bit_cast<std::int64_t>(b));
+}
+
+ParticleSet sample_parcels(std::size_t n) {
+  ParticleSet set;
+  std::mt19937_64 random(42);
+  std::uniform_real_distribution<double> lon(-pi, pi), sin_lat(-1.0, 1.0), p(100.0, 101325.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int64_t id = (std::int64_t{1} << 40) + static_cast<std::int64_t>(i * 7919) - 3;
+    set.add(lon(random), std::asin(sin_lat(random)), p(random), 3600.0 + 0.1 * static_cast<double>(i), id);
+  }
+  set.add(0.0, 0.5 * pi, 50.0, 1.0, -5);  // a pole and a negative id
+  set.add(-pi, -0.5 * pi, 101325.0, 2.0, std::numeric_limits<std::int64_t>::max());
+  set.status[1] = ParcelStatus::left_domain;
+  set.add_quantity("mass", 1.0);
+  set.add_quantity("path_horizontal_m");
+  set.add_quantity("tracer");
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    set.quantity("mass")[i] = std::exp(-static_cast<double>(i) / 7.0);
+    set.quantity("path_horizontal_m")[i] = 1e6 / 3.0 * static_cast<double>(i);
+    set.quantity("tracer")[i] = i % 3 == 0 ? std::numeric_limits<double>::quiet_NaN() : -1e-300;
+  }
+  return set;
+}
+
+void expect_round_trip(const ParticleSet& original, const ParticleSet& back) {
+  ASSERT_EQ(back.size(), original.size());
+  ASSERT_EQ(back.quantity_names(), original.quantity_names());
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    EXPECT_LE(ulps_apart(back.longitude[i], original.longitude[i]), 2) << i;
+    EXPECT_LE(ulps_apart(back.latitude[i], original.latitude[i]), 2) << i;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.pressure[i]), std::bit_cast<std::uint64_t>(original.pressure[i]));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.time[i]), std::bit_cast<std::uint64_t>(original.time[i]));
+    EXPECT_EQ(back.id[i], original.id[i]);
+    EXPECT_EQ(back.status[i], original.status[i]);
+    for (const std::string& name : original.quantity_names()) {
+      EXPECT_EQ(std::bit_cast<std::uint64_t>(back.quantity(name)[i]),
+                std::bit_cast<std::uint64_t>(original.quantity(name)[i])) << name << " " << i;
+    }
+  }
+}
+
+TEST(ParticleFile, RoundTripKeepsEverything) {
+  foehn::testing::TempDir folder;
+  const ParticleSet parcels = sample_parcels(2000);
+  const auto path = folder / "parcels.nc";
+  write_particle_file(parcels, path);
+  EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
+  expect_round_trip(parcels, read_particle_file(path));
+}
+
+TEST(ParticleFile, FileHoldsDegreesAndInt64Ids) {
+  foehn::testing::TempDir folder;
+  ParticleSet parcels;
+  parcels.add(0.5 * pi, -0.25 * pi, 50000.0, 0.0, std::int64_t{1} << 62);
+  const auto path = folder / "one.nc";
+  write_particle_file(parcels, path);
+  int file = -1, variable = -1;
+  nc(nc_open(path.c_str(), NC_NOWRITE, &file));
+  double lon = 0.0, lat = 0.0;
+  nc(nc_inq_varid(file, "lon", &variable));
+  nc(nc_get_var_double(file, variable, &lon));
+  nc(nc_inq_varid(file, "lat", &variable));
+  nc(nc_get_var_double(file, variable, &lat));
+  nc_type id_type = NC_NAT;
+  nc(nc_inq_varid(file, "id", &variable));
+  nc(nc_inq_vartype(file, variable, &id_type));
+  long long id = 0;
+  nc(nc_get_var_longlong(file, variable, &id));
+  nc(nc_close(file));
+  EXPECT_NEAR(lon, 90.0, 1e-13);
+  EXPECT_NEAR(lat, -45.0, 1e-13);
+  EXPECT_EQ(id_type, NC_INT64);
+  EXPECT_EQ(id, std::int64_t{1} << 62);
+}
+
+TEST(ParticleFile, EmptySetAndReplacement) {
+  foehn::testing::TempDir folder;
+  const auto path = folder / "parcels.nc";
+  write_particle_file(sample_parcels(10), path);
+  ParticleSet empty;
+  empty.add_quantity("mass");
+  write_particle_file(empty, path);  // replaces the 12-parcel file
+  const ParticleSet back = read_particle_file(path);
+  EXPECT_EQ(back.size(), 0u);
+  EXPECT_TRUE(back.has_quantity("mass"));
+}
+
+TEST(ParticleFile, WriterRejectsBadSets) {
+  foehn::testing::TempDir folder;
+  ParticleSet repeated = sample_parcels(3);
+  repeated.id[2] = repeated.id[0];
+  expect_error([&] { write_particle_file(repeated, folder / "x.nc"); }, ErrorCategory::invalid_input,
+               {"x.nc", "parcel id " + std::to_string(repeated.id[0]), "more than once"});
+  ParticleSet clash = sample_parcels(3);
+  clash.add_quantity("lat");
+  expect_error([&] { write_particle_file(clash, folder / "x.nc"); }, ErrorCategory::invalid_input,
+               {"quantity name 'lat'"});
+  ParticleSet nan_position = sample_parcels(3);
+  nan_position.pressure[1] = std::numeric_limits<double>::quiet_NaN();
+  expect_error([&] { write_particle_file(nan_position, folder / "x.nc"); },
+               ErrorCategory::invalid_input, {"x.nc", "non-finite"});
+  expect_error([&] { write_particle_file(sample_parcels(3), folder / "missing_dir" / "x.nc"); },
+               ErrorCategory::io, {"missing_dir"});
+  EXPECT_FALSE(std::filesystem::exists(folder / "x.nc"));
+}
+
+// A particle file written with raw netCDF calls; `break_it` changes it before the values go in.
+struct RawParticleFile {
+  std::vector<double> lon{10.0, 20.0, 30.0}, lat{0.0, 45.0, -45.0}, pressure{1e5, 5e4, 2e4},
+      time{0.0, 0.0, 0.0};
+  std::vector<long long> id{1, 2, 3};
+  bool with_id = true;
+  void write(const std::filesystem::path& path) const {
+    int file = -1, dim = -1, var = -1;
+    nc(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &file));
+    nc(nc_def_dim(file, "particle", lon.size(), &dim));
+    const std::vector<std::pair<const char*, const std::vector<double>*>> doubles{
+        {"lon", &lon}, {"lat", &lat}, {"pressure", &pressure}, {"time", &time}};
+    std::vector<int> vars;
+    for (const auto& [name, values] : doubles) {
+      nc(nc_def_var(file, name, NC_DOUBLE, 1, &dim, &var));
+      vars.push_back(var);
+    }
+    int id_var = -1;
+    if (with_id) nc(nc_def_var(file, "id", NC_INT64, 1, &dim, &id_var));
+    nc(nc_enddef(file));
+    for (std::size_t v = 0; v < doubles.size(); ++v)
+      nc(nc_put_var_double(file, vars[v], doubles[v].second->data()));
+    if (with_id) nc(nc_put_var_longlong(file, id_var, id.data()));
+    nc(nc_close(file));
+  }
+};
+
+TEST(ParticleFile, HandMadeFileWithoutStatusReads) {
+  foehn::testing::TempDir folder;
+  RawParticleFile().write(folder / "initial.nc");
+  const ParticleSet parcels = read_particle_file(folder / "initial.nc");
+  ASSERT_EQ(parcels.size(), 3u);
+  EXPECT_NEAR(parcels.longitude[2], pi / 6.0, 1e-15);
+  EXPECT_EQ(parcels.status[2], ParcelStatus::active);
+  EXPECT_TRUE(parcels.quantity_names().empty());
+}
+
+TEST(ParticleFile, ReaderRejectsBadFiles) {
+  foehn::testing::TempDir folder;
+  const auto path = folder / "bad.nc";
+  std::ofstream(path) << "lon,lat\n1,2\n";
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "not a readable netCDF file"});
+  expect_error([&] { read_particle_file(folder / "absent.nc"); }, ErrorCategory::io, {"absent.nc"});
+
+  RawParticleFile no_id;
+  no_id.with_id = false;
+  no_id.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "no variable 'id'"});
+  RawParticleFile repeated;
+  repeated.id = {4, 9, 4};
+  repeated.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "parcel id 4 occurs more than once"});
+  RawParticleFile not_finite;
+  not_finite.pressure[1] = std::numeric_limits<double>::infinity();
+  not_finite.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "'pressure' is not finite at particle 1"});
+  RawParticleFile off_sphere;
+  off_sphere.lat[0] = 91.0;
+  off_sphere.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "latitude 91"});
+  // The met file of another test is not a particle file.
+  RawMetFile().write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "no dimension 'particle'"});
+}
+
+}  // namespace
