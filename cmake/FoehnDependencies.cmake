@@ -59,6 +59,10 @@ if(RANDOM123_INCLUDE_DIR)
 endif()
 foehn_require(RANDOM123_FOUND "Random123 (Random123/philox.h)" "librandom123-dev")
 
+# nlohmann-json (header-only): the chemistry's JSON mechanism files, read in one source file.
+find_package(nlohmann_json 3 QUIET)
+foehn_require(nlohmann_json_FOUND "nlohmann-json 3 (JSON mechanism files)" "nlohmann-json3-dev")
+
 # VTK for ParaView output
 find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
 foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")

@@ -1,0 +1,312 @@
+// JSON reader/writer of mechanisms (schema: docs/chemistry.md). nlohmann-json stays in this
+// file: public headers never include it.
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "foehn/chemistry/mechanism.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::chemistry {
+namespace {
+
+using nlohmann::json;
+
+struct ParameterSpec {
+  const char* key;
+  int slot;
+  double default_value;  // NaN: required
+  bool non_negative;
+};
+
+constexpr double required = std::numeric_limits<double>::quiet_NaN();
+
+struct TypeSpec {
+  ReactionType type;
+  const char* name;
+  std::vector<ParameterSpec> parameters;
+};
+
+const std::vector<TypeSpec>& type_specs() {
+  static const std::vector<TypeSpec> specs = {
+      {ReactionType::arrhenius, "ARRHENIUS",
+       {{"A", 0, required, true}, {"B", 1, 0.0, false}, {"C", 2, 0.0, false},
+        {"D", 3, 300.0, true}, {"E", 4, 0.0, false}}},
+      {ReactionType::troe, "TROE",
+       {{"k0_A", 0, required, true}, {"k0_B", 1, 0.0, false}, {"k0_C", 2, 0.0, false},
+        {"kinf_A", 3, required, true}, {"kinf_B", 4, 0.0, false}, {"kinf_C", 5, 0.0, false},
+        {"Fc", 6, 0.6, true}, {"N", 7, 1.0, true}}},
+      {ReactionType::photolysis, "PHOTOLYSIS", {}},
+      {ReactionType::first_order_loss, "FIRST_ORDER_LOSS", {}},
+      {ReactionType::emission, "EMISSION", {}},
+      {ReactionType::cmaq_h2o2, "CMAQ_H2O2",
+       {{"k1_A", 0, required, true}, {"k1_C", 1, 0.0, false}, {"k2_A", 2, required, true},
+        {"k2_C", 3, 0.0, false}}},
+      {ReactionType::cmaq_oh_hno3, "CMAQ_OH_HNO3",
+       {{"k0_A", 0, required, true}, {"k0_C", 1, 0.0, false}, {"k2_A", 2, required, true},
+        {"k2_C", 3, 0.0, false}, {"k3_A", 4, required, true}, {"k3_C", 5, 0.0, false}}},
+  };
+  return specs;
+}
+
+const TypeSpec& spec_of(ReactionType type) {
+  for (const TypeSpec& spec : type_specs()) {
+    if (spec.type == type) return spec;
+  }
+  fail(ErrorCategory::internal, "chemistry: unknown reaction type ", static_cast<int>(type));
+}
+
+bool is_external(ReactionType type) {
+  return type == ReactionType::photolysis || type == ReactionType::first_order_loss ||
+         type == ReactionType::emission;
+}
+
+// Parses one reaction; `where` prefixes every message ("file: reaction 3 ('R3')").
+class ReactionParser {
+ public:
+  ReactionParser(Mechanism& mechanism, std::string source) : m_(mechanism), source_(std::move(source)) {}
+
+  void parse(const json& item, std::size_t index) {
+    where_ = source_ + ": reaction " + std::to_string(index);
+    if (!item.is_object()) fail(ErrorCategory::invalid_input, where_, ": must be a JSON object");
+    Reaction reaction;
+    if (item.contains("name")) reaction.name = string_field(item, "name");
+    if (!reaction.name.empty()) where_ += " ('" + reaction.name + "')";
+    if (!item.contains("type")) fail(ErrorCategory::invalid_input, where_, ": field 'type' is missing");
+    const std::string type_name = string_field(item, "type");
+    const TypeSpec* spec = nullptr;
+    for (const TypeSpec& candidate : type_specs()) {
+      if (type_name == candidate.name) spec = &candidate;
+    }
+    if (spec == nullptr) {
+      fail(ErrorCategory::invalid_input, where_, ": field 'type': unknown reaction type '", type_name,
+           "' (ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, CMAQ_H2O2, CMAQ_OH_HNO3)");
+    }
+    reaction.type = spec->type;
+    reaction.reactants = amounts(item, "reactants", "coefficient");
+    reaction.products = amounts(item, "products", "yield");
+    where_ += " [" + m_.equation(reaction) + "]";
+
+    std::set<std::string> known = {"name", "type", "reactants", "products"};
+    for (const ParameterSpec& p : spec->parameters) {
+      known.insert(p.key);
+      reaction.parameters[static_cast<std::size_t>(p.slot)] = parameter(item, p);
+    }
+    for (const auto& [key, value] : item.items()) {
+      if (known.count(key) == 0) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", key, "' is not a parameter of ", spec->name);
+      }
+    }
+    check_shape(reaction);
+    if (is_external(reaction.type)) {
+      if (reaction.name.empty()) {
+        fail(ErrorCategory::invalid_input, where_, ": field 'name' is required for ", spec->name,
+             " (it names the per-cell rate)");
+      }
+      int slot = m_.external_rate_index(reaction.name);
+      if (slot < 0) {
+        slot = static_cast<int>(m_.external_rate_names.size());
+        m_.external_rate_names.push_back(reaction.name);
+      }
+      reaction.external_rate = slot;
+    }
+    m_.reactions.push_back(std::move(reaction));
+  }
+
+ private:
+  std::string string_field(const json& item, const char* key) const {
+    const json& value = item.at(key);
+    if (!value.is_string()) fail(ErrorCategory::invalid_input, where_, ": field '", key, "' must be a string");
+    return value.get<std::string>();
+  }
+
+  double number(const json& value, const std::string& field) const {
+    if (!value.is_number()) fail(ErrorCategory::invalid_input, where_, ": field '", field, "' must be a number");
+    const double x = value.get<double>();
+    if (!std::isfinite(x)) fail(ErrorCategory::invalid_input, where_, ": field '", field, "' is not finite");
+    return x;
+  }
+
+  double parameter(const json& item, const ParameterSpec& p) const {
+    if (!item.contains(p.key)) {
+      if (std::isnan(p.default_value)) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is missing");
+      }
+      return p.default_value;
+    }
+    const double x = number(item.at(p.key), p.key);
+    if (p.non_negative && x < 0.0) fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is negative (", x, ")");
+    return x;
+  }
+
+  std::vector<SpeciesAmount> amounts(const json& item, const char* list, const char* amount_key) const {
+    std::vector<SpeciesAmount> result;
+    if (!item.contains(list)) return result;
+    const json& entries = item.at(list);
+    if (!entries.is_array()) fail(ErrorCategory::invalid_input, where_, ": field '", list, "' must be an array");
+    for (std::size_t e = 0; e < entries.size(); ++e) {
+      const std::string field = std::string(list) + "[" + std::to_string(e) + "]";
+      const json& entry = entries[e];
+      if (!entry.is_object() || !entry.contains("species name") || !entry.at("species name").is_string()) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".species name' is missing or not a string");
+      }
+      const std::string species = entry.at("species name").get<std::string>();
+      SpeciesAmount amount;
+      amount.species = m_.species_index(species);
+      if (amount.species < 0) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, "': unknown species '", species, "'");
+      }
+      if (entry.contains(amount_key)) amount.amount = number(entry.at(amount_key), field + "." + amount_key);
+      if (amount.amount < 0.0) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".", amount_key, "' is negative");
+      }
+      // Mass action needs integer reactant orders: the Jacobian relies on repeated factors.
+      if (std::string(list) == "reactants" &&
+          (amount.amount < 1.0 || amount.amount != std::floor(amount.amount))) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".coefficient' must be a positive integer");
+      }
+      result.push_back(amount);
+    }
+    return result;
+  }
+
+  void check_shape(const Reaction& r) const {
+    if (r.type == ReactionType::emission && !r.reactants.empty()) {
+      fail(ErrorCategory::invalid_input, where_, ": field 'reactants' must be empty for EMISSION");
+    }
+    if (r.type == ReactionType::first_order_loss &&
+        (r.reactants.size() != 1 || r.reactants[0].amount != 1.0)) {
+      fail(ErrorCategory::invalid_input, where_, ": field 'reactants' must hold one species with coefficient 1 for FIRST_ORDER_LOSS");
+    }
+    if (r.type != ReactionType::emission && r.reactants.empty()) {
+      fail(ErrorCategory::invalid_input, where_, ": field 'reactants' is empty");
+    }
+  }
+
+  Mechanism& m_;
+  std::string source_;
+  std::string where_;
+};
+
+}  // namespace
+
+std::string_view reaction_type_name(ReactionType type) { return spec_of(type).name; }
+
+int Mechanism::species_index(std::string_view species_name) const {
+  for (std::size_t i = 0; i < species.size(); ++i) {
+    if (species[i].name == species_name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Mechanism::external_rate_index(std::string_view rate_name) const {
+  for (std::size_t i = 0; i < external_rate_names.size(); ++i) {
+    if (external_rate_names[i] == rate_name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+std::string Mechanism::equation(const Reaction& reaction) const {
+  std::ostringstream out;
+  auto side = [&](const std::vector<SpeciesAmount>& list) {
+    if (list.empty()) out << "(nothing)";
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out << " + ";
+      if (list[i].amount != 1.0) out << list[i].amount << " ";
+      out << species[static_cast<std::size_t>(list[i].species)].name;
+    }
+  };
+  side(reaction.reactants);
+  out << " -> ";
+  side(reaction.products);
+  return out.str();
+}
+
+Mechanism parse_mechanism(std::string_view json_text, std::string_view source_name) {
+  const std::string source(source_name);
+  json document;
+  try {
+    document = json::parse(json_text);
+  } catch (const json::exception& error) {  // parse_error, and out_of_range for 1e999
+    fail(ErrorCategory::invalid_input, source, ": not valid JSON: ", error.what());
+  }
+  if (!document.is_object()) fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
+  Mechanism mechanism;
+  if (document.contains("name") && document.at("name").is_string()) mechanism.name = document.at("name").get<std::string>();
+  if (!document.contains("species") || !document.at("species").is_array()) {
+    fail(ErrorCategory::invalid_input, source, ": field 'species' is missing or not an array");
+  }
+  const json& species = document.at("species");
+  for (std::size_t i = 0; i < species.size(); ++i) {
+    const json& entry = species[i];
+    const std::string where = source + ": species " + std::to_string(i);
+    if (!entry.is_object() || !entry.contains("name") || !entry.at("name").is_string()) {
+      fail(ErrorCategory::invalid_input, where, ": field 'name' is missing or not a string");
+    }
+    Species s;
+    s.name = entry.at("name").get<std::string>();
+    if (mechanism.species_index(s.name) >= 0) fail(ErrorCategory::invalid_input, where, ": duplicate species '", s.name, "'");
+    if (entry.contains("absolute tolerance")) {
+      const json& atol = entry.at("absolute tolerance");
+      if (!atol.is_number() || !std::isfinite(atol.get<double>()) || atol.get<double>() <= 0.0) {
+        fail(ErrorCategory::invalid_input, where, " ('", s.name, "'): field 'absolute tolerance' must be a positive number");
+      }
+      s.absolute_tolerance = atol.get<double>();
+    }
+    if (entry.contains("constant")) {
+      if (!entry.at("constant").is_boolean()) fail(ErrorCategory::invalid_input, where, " ('", s.name, "'): field 'constant' must be true or false");
+      s.constant = entry.at("constant").get<bool>();
+    }
+    mechanism.species.push_back(std::move(s));
+  }
+  if (!document.contains("reactions") || !document.at("reactions").is_array()) {
+    fail(ErrorCategory::invalid_input, source, ": field 'reactions' is missing or not an array");
+  }
+  ReactionParser parser(mechanism, source);
+  const json& reactions = document.at("reactions");
+  for (std::size_t r = 0; r < reactions.size(); ++r) parser.parse(reactions[r], r);
+  return mechanism;
+}
+
+Mechanism read_mechanism(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorCategory::io, path.string(), ": cannot open mechanism file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) fail(ErrorCategory::io, path.string(), ": cannot read mechanism file");
+  return parse_mechanism(text.str(), path.string());
+}
+
+std::string mechanism_to_json(const Mechanism& mechanism) {
+  json document;
+  document["name"] = mechanism.name;
+  document["species"] = json::array();
+  for (const Species& s : mechanism.species) {
+    document["species"].push_back({{"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}});
+  }
+  document["reactions"] = json::array();
+  for (const Reaction& r : mechanism.reactions) {
+    const TypeSpec& spec = spec_of(r.type);
+    json item;
+    item["type"] = spec.name;
+    if (!r.name.empty()) item["name"] = r.name;
+    item["reactants"] = json::array();
+    for (const SpeciesAmount& a : r.reactants) {
+      item["reactants"].push_back({{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name}, {"coefficient", a.amount}});
+    }
+    item["products"] = json::array();
+    for (const SpeciesAmount& a : r.products) {
+      item["products"].push_back({{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name}, {"yield", a.amount}});
+    }
+    for (const ParameterSpec& p : spec.parameters) item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
+    document["reactions"].push_back(std::move(item));
+  }
+  return document.dump(2);
+}
+
+}  // namespace foehn::chemistry
