@@ -284,10 +284,7 @@ int run(int argc, char** argv) {
   }
   const std::string short_name = device_short_name(info.name);
   const auto json = std::filesystem::path(o.out_dir) / ("assembly-" + short_name + "-" + today_compact() + o.suffix + ".json");
-  auto markdown = json;
-  markdown.replace_extension(".md");
-  write_report(report, json, markdown);
-  std::printf("wrote %s and %s\n", json.c_str(), markdown.c_str());
+  write_report(report, json);
   return 0;
 }
 

@@ -176,6 +176,13 @@ void write_report(const BenchReport& report, const std::filesystem::path& json_p
   markdown.commit();
 }
 
+void write_report(const BenchReport& report, const std::filesystem::path& json_path) {
+  std::filesystem::path markdown_path = json_path;
+  markdown_path.replace_extension(".md");
+  write_report(report, json_path, markdown_path);
+  std::printf("wrote %s and %s\n", json_path.c_str(), markdown_path.c_str());
+}
+
 std::filesystem::path default_result_path(const std::filesystem::path& results_dir,
                                           std::string_view area, std::string_view device_short) {
   return results_dir /

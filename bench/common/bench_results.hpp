@@ -67,6 +67,8 @@ std::string to_markdown(const BenchReport& report);
 // Writes both files atomically (foehn::AtomicOutputFile); the folders must exist.
 void write_report(const BenchReport& report, const std::filesystem::path& json_path,
                   const std::filesystem::path& markdown_path);
+// The same with the markdown beside the JSON (same name, .md); prints "wrote <json> and <md>".
+void write_report(const BenchReport& report, const std::filesystem::path& json_path);
 
 // "bench/results/<area>-<device_short>-<yyyymmdd>.json" under `results_dir`.
 std::filesystem::path default_result_path(const std::filesystem::path& results_dir,

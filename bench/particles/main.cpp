@@ -266,10 +266,7 @@ int run(int argc, char** argv) {
   report.notes.push_back("Targets (H100): advection >= 5e9 parcel-steps/s; sort + permute of 1e8 "
                          "parcels <= 25 ms.");
   const auto json = bench::default_result_path(o.out_dir, "particles", bench::device_short_name(info.name));
-  auto markdown = json;
-  markdown.replace_extension(".md");
-  bench::write_report(report, json, markdown);
-  std::printf("wrote %s\n", json.string().c_str());
+  bench::write_report(report, json);
   return 0;
 }
 
