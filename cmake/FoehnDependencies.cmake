@@ -63,6 +63,13 @@ foehn_require(RANDOM123_FOUND "Random123 (Random123/philox.h)" "librandom123-dev
 find_package(nlohmann_json 3 QUIET)
 foehn_require(nlohmann_json_FOUND "nlohmann-json 3 (JSON mechanism files)" "nlohmann-json3-dev")
 
+# SUNDIALS (CVODE with KLU and dense LU): the chemistry's independent reference integrator. Linked
+# only by the separate library foehn_chemistry_cvode, never by libfoehn. 6.x only: SUNDIALS 7
+# changed SUNContext_Create and removed the CVODE error handler hook that the reference uses.
+find_package(SUNDIALS 6...<7 CONFIG QUIET
+             COMPONENTS cvode nvecserial sunmatrixsparse sunmatrixdense sunlinsolklu sunlinsoldense)
+foehn_require(SUNDIALS_FOUND "SUNDIALS 6 (CVODE, KLU and dense linear solvers)" "libsundials-dev")
+
 # VTK for ParaView output
 find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
 foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")

@@ -8,7 +8,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 packages=(
   build-essential cmake pkg-config git
   petsc-dev libmetis-dev libhdf5-openmpi-dev libvtk9-dev libboost-graph-dev
-  libnetcdf-dev librandom123-dev nlohmann-json3-dev
+  libnetcdf-dev librandom123-dev nlohmann-json3-dev libsundials-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gmsh python3 python3-scipy python3-numpy python3-h5py python3-matplotlib
 )

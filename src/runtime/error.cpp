@@ -10,6 +10,7 @@ std::string_view to_string(ErrorCategory category) {
     case ErrorCategory::io: return "I/O error";
     case ErrorCategory::out_of_memory: return "out of memory";
     case ErrorCategory::unavailable: return "unavailable";
+    case ErrorCategory::numerical: return "numerical failure";
     case ErrorCategory::internal: return "internal error";
   }
   return "unknown error";

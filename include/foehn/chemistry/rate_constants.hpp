@@ -45,9 +45,11 @@ FOEHN_HD double cmaq_oh_hno3_rate(const double* p, double temperature, double ai
 }
 
 // One reaction's rate constant. `external_rates` holds the per-cell values named by
-// Mechanism::external_rate_names; `external_index` is the reaction's slot in it (or -1).
+// Mechanism::external_rate_names (a pointer or a strided cell span); `external_index` is the
+// reaction's slot in it (or -1).
+template <class ExternalRates>
 FOEHN_HD double rate_constant(int type, const double* parameters, int external_index,
-                              double temperature, double pressure, const double* external_rates) {
+                              double temperature, double pressure, ExternalRates external_rates) {
   switch (type) {
     case static_cast<int>(ReactionType::arrhenius):
       return arrhenius_rate(parameters, temperature, pressure);

@@ -17,6 +17,7 @@ enum class ErrorCategory {
   io,             // a file could not be opened, read, written or renamed
   out_of_memory,  // host or device allocation failed
   unavailable,    // a feature this build or machine lacks (e.g. CUDA without a device)
+  numerical,      // a solver did not converge (step size underflow, too many steps, singular)
   internal        // a broken invariant inside Foehn: a bug
 };
 

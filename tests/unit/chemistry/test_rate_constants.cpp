@@ -40,7 +40,7 @@ TEST(RateConstants, FormulasMatchHandValues) {
   for (const Point& p : points) {
     expect_relative(fc::air_number_density(p.temperature, p.pressure), p.air_density);
     const auto rate = [&](fc::ReactionType type, const double* parameters) {
-      return fc::rate_constant(static_cast<int>(type), parameters, -1, p.temperature, p.pressure, nullptr);
+      return fc::rate_constant(static_cast<int>(type), parameters, -1, p.temperature, p.pressure, static_cast<const double*>(nullptr));
     };
     expect_relative(rate(fc::ReactionType::arrhenius, arrhenius), p.arrhenius);
     expect_relative(rate(fc::ReactionType::troe, troe), p.troe);

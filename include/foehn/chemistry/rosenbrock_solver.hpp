@@ -1,0 +1,90 @@
+#pragma once
+// The chemistry solver a chemistry-transport model calls once per chemistry step: every cell of a
+// ChemistryBatch is integrated independently over `duration` seconds with an adaptive Rosenbrock
+// method. ChemistrySolverCpu is the reference (OpenMP over cells); CudaChemistrySolver
+// (cuda_chemistry.hpp) runs the same per-cell code on the GPU.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "foehn/chemistry/chemistry_batch.hpp"
+#include "foehn/chemistry/compiled_mechanism.hpp"
+#include "foehn/chemistry/mechanism.hpp"
+#include "foehn/chemistry/rosenbrock.hpp"
+#include "foehn/chemistry/rosenbrock_tableau.hpp"
+
+namespace foehn::chemistry {
+
+struct RosenbrockOptions {
+  RosenbrockMethod method = RosenbrockMethod::rodas3;
+  RosenbrockControl control;
+  // Per species in MECHANISM order, molecule cm^-3; empty: each Species::absolute_tolerance.
+  std::vector<double> absolute_tolerance;
+  SpeciesOrdering ordering = SpeciesOrdering::markowitz;
+  // A failed cell (CellStatus != success) makes solve() throw after all cells are done (the
+  // batch then holds every cell's state where it stopped). false: only reported.
+  bool throw_on_failure = true;
+};
+
+// Everything both backends derive once from a mechanism and options.
+struct PreparedMechanism {
+  Mechanism mechanism;
+  CompiledMechanism compiled;
+  RosenbrockTableau tableau;
+  RosenbrockControl control;
+  std::vector<double> absolute_tolerance;  // COMPILED order
+  bool throw_on_failure = true;
+  [[nodiscard]] int work_width() const { return rosenbrock_work_width(compiled.view(), tableau.stages); }
+};
+
+// Checks the options (tolerances finite and > 0, sizes, step limits) and compiles the mechanism.
+// Throws foehn::Error(invalid_input) naming the option and value.
+[[nodiscard]] PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const RosenbrockOptions& options);
+
+// Sum of the per-cell statistics of one chemistry step.
+struct ChemistryStepReport {
+  std::int64_t cells = 0;
+  std::int64_t failed_cells = 0;
+  std::int64_t first_failed_cell = -1;
+  CellStatus first_failure = CellStatus::success;
+  std::int64_t accepted = 0;
+  std::int64_t rejected = 0;
+  std::int64_t function_evaluations = 0;
+  std::int64_t jacobian_evaluations = 0;
+  std::int64_t solves = 0;
+  std::int64_t clipped = 0;
+  int most_attempts = 0;  // accepted + rejected of the hardest cell
+  std::int64_t hardest_cell = -1;
+};
+
+[[nodiscard]] ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cells,
+                                            std::int64_t first_cell_index = 0);
+// Adds a report of another range of cells (CPU+GPU split) into `total`.
+void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part);
+[[nodiscard]] std::string_view cell_status_name(CellStatus status);
+// Throws foehn::Error(numerical) naming the first failed cell when report.failed_cells > 0.
+void throw_if_failed(const ChemistryStepReport& report, std::string_view backend);
+
+class ChemistrySolverCpu {
+ public:
+  ChemistrySolverCpu(const Mechanism& mechanism, const RosenbrockOptions& options = {});
+
+  // All cells over `duration` seconds (> 0). Each cell starts from the step it ended with in the
+  // previous call (when the batch has the same number of cells) or control.initial_step.
+  ChemistryStepReport solve(ChemistryBatch& batch, double duration);
+  // Cells [first, first + count) only (the CPU part of a CPU+GPU split). `threads` > 0 limits
+  // the OpenMP threads.
+  ChemistryStepReport solve_range(ChemistryBatch& batch, double duration, std::int64_t first,
+                                  std::int64_t count, int threads = 0);
+
+  [[nodiscard]] const std::vector<CellStatistics>& cell_statistics() const { return statistics_; }
+  [[nodiscard]] const PreparedMechanism& prepared() const { return prepared_; }
+
+ private:
+  PreparedMechanism prepared_;
+  std::vector<CellStatistics> statistics_;  // per cell of the last batch (next_step carried over)
+};
+
+}  // namespace foehn::chemistry

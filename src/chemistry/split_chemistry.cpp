@@ -1,0 +1,106 @@
+// CPU + GPU split of a chemistry batch with a self-balancing share (split_chemistry.hpp).
+
+#include "foehn/chemistry/split_chemistry.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <thread>
+
+#include "foehn/runtime/device.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::chemistry {
+namespace {
+
+RosenbrockOptions without_throwing(RosenbrockOptions options) {
+  options.throw_on_failure = false;  // the split reports once, over both parts
+  return options;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+SplitChemistrySolver::SplitChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options,
+                                           const SplitSettings& settings, const Stream& stream)
+    : settings_(settings),
+      throw_on_failure_(options.throw_on_failure),
+      cpu_(mechanism, without_throwing(options)),
+      gpu_(mechanism, without_throwing(options), settings.gpu, stream) {
+  const bool bounds_ok = settings.min_fraction >= 0.0 && settings.min_fraction <= settings.max_fraction &&
+                         settings.max_fraction <= 1.0;
+  if (!(settings.damping > 0.0 && settings.damping <= 1.0) || !bounds_ok ||
+      !(settings.initial_gpu_fraction >= 0.0 && settings.initial_gpu_fraction <= 1.0)) {
+    fail(ErrorCategory::invalid_input, "CPU+GPU chemistry split: need 0 < damping (", settings.damping,
+         ") <= 1 and 0 <= min_fraction (", settings.min_fraction, ") <= initial (", settings.initial_gpu_fraction,
+         ") and max_fraction (", settings.max_fraction, ") <= 1");
+  }
+  fraction_ = std::clamp(settings.initial_gpu_fraction, settings.min_fraction, settings.max_fraction);
+}
+
+SplitChemistrySolver::~SplitChemistrySolver() = default;
+
+ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double duration) {
+  const std::int64_t cells = batch.cell_count;
+  const auto gpu_cells = static_cast<std::int64_t>(std::llround(fraction_ * static_cast<double>(cells)));
+  const std::int64_t cpu_cells = cells - gpu_cells;
+  const int cpu_threads = settings_.cpu_threads > 0 ? settings_.cpu_threads : std::max(1, omp_get_max_threads() - 1);
+  const int device = current_device();
+
+  ChemistryStepReport gpu_report;
+  std::exception_ptr gpu_error;
+  double gpu_seconds = 0.0;
+  // The GPU part runs on its own host thread (which must select the caller's device) so that the
+  // CPU part's OpenMP threads work at the same time.
+  std::thread gpu_thread([&] {
+    try {
+      select_device(device);
+      const auto start = std::chrono::steady_clock::now();
+      if (gpu_cells > 0) {
+        gpu_.upload(batch, 0, gpu_cells);
+        gpu_report = gpu_.advance(duration);
+        gpu_.download(batch, 0);
+      }
+      gpu_seconds = seconds_since(start);
+    } catch (...) {
+      gpu_error = std::current_exception();
+    }
+  });
+  ChemistryStepReport report;
+  double cpu_seconds = 0.0;
+  try {
+    const auto start = std::chrono::steady_clock::now();
+    if (cpu_cells > 0) report = cpu_.solve_range(batch, duration, gpu_cells, cpu_cells, cpu_threads);
+    cpu_seconds = seconds_since(start);
+  } catch (...) {
+    gpu_thread.join();
+    throw;
+  }
+  gpu_thread.join();
+  if (gpu_error) std::rethrow_exception(gpu_error);
+  accumulate(report, gpu_report);
+
+  // Balance: the share at which both sides would have finished together this step.
+  double next = fraction_;
+  if (gpu_cells > 0 && cpu_cells > 0 && gpu_seconds > 0.0 && cpu_seconds > 0.0) {
+    const double gpu_rate = static_cast<double>(gpu_cells) / gpu_seconds;
+    const double cpu_rate = static_cast<double>(cpu_cells) / cpu_seconds;
+    const double ideal = gpu_rate / (gpu_rate + cpu_rate);
+    next = fraction_ + settings_.damping * (ideal - fraction_);
+  } else if (gpu_cells == 0 && cells > 0 && fraction_ < settings_.max_fraction) {
+    next = std::min(settings_.max_fraction, std::max(fraction_, 1.0 / static_cast<double>(cells)));
+  }
+  timing_ = {fraction_, gpu_cells, gpu_seconds, cpu_seconds,
+             std::clamp(next, settings_.min_fraction, settings_.max_fraction)};
+  fraction_ = timing_.next_gpu_fraction;
+  if (throw_on_failure_) throw_if_failed(report, "CPU+GPU");
+  return report;
+}
+
+}  // namespace foehn::chemistry
