@@ -133,6 +133,9 @@ FOEHN_HD void compute_jacobian(const CompiledMechanismView& m, Rates k, State y,
 
 // In-place LU (unit lower L, no pivoting: the matrix (1/(gamma h)) I - J is diagonally dominant
 // enough for small gamma h, as in KPP/MICM/CAMP). The caller forms the matrix in `values`.
+// As in CAM's generated code, each finished row's diagonal is stored as its RECIPROCAL: the
+// eliminations below it and the back substitution then multiply instead of divide (one division
+// per row instead of one per lower entry). A zero pivot shows as an infinite reciprocal.
 //
 // The updates of one lower entry (i,k) write distinct entries (i,j) of row i and read row k, so
 // they are independent: four at a time, all loads before the stores, which the compiler cannot
@@ -156,18 +159,34 @@ FOEHN_HD void apply_lu_updates(const CompiledMechanismView& m, Matrix values, do
   for (; u < last; ++u) values[m.lu_update_target[u]] -= multiplier * values[m.lu_update_source[u]];
 }
 
+// Row i of the factorisation: its lower entries are lu_lower_* [first_lower, first_lower +
+// diagonal[i] - row_start[i]) with their updates from `first_update`; returns the next update.
 template <class Matrix>
-FOEHN_HD void factor_in_place(const CompiledMechanismView& m, Matrix values) {
-  int update = 0;
-  for (int e = 0; e < m.lu_lower_count; ++e) {
-    const double multiplier = values[m.lu_lower_slot[e]] / values[m.lu_lower_pivot[e]];
+FOEHN_HD int eliminate_lu_row(const CompiledMechanismView& m, Matrix values, int row, int first_lower,
+                              int first_update) {
+  int update = first_update;
+  const int lower_end = first_lower + (m.diagonal[row] - m.row_start[row]);
+  for (int e = first_lower; e < lower_end; ++e) {
+    const double multiplier = values[m.lu_lower_slot[e]] * values[m.lu_lower_pivot[e]];
     values[m.lu_lower_slot[e]] = multiplier;
     apply_lu_updates(m, values, multiplier, update, update + m.lu_update_count[e]);
     update += m.lu_update_count[e];
   }
+  values[m.diagonal[row]] = 1.0 / values[m.diagonal[row]];
+  return update;
 }
 
-// Solves (LU) x = b in place (b becomes x).
+template <class Matrix>
+FOEHN_HD void factor_in_place(const CompiledMechanismView& m, Matrix values) {
+  int lower = 0;
+  int update = 0;
+  for (int i = 0; i < m.species_count; ++i) {
+    update = eliminate_lu_row(m, values, i, lower, update);
+    lower += m.diagonal[i] - m.row_start[i];
+  }
+}
+
+// Solves (LU) x = b in place (b becomes x); the LU from factor_in_place (reciprocal diagonal).
 template <class Matrix, class Vector>
 FOEHN_HD void solve(const CompiledMechanismView& m, Matrix lu, Vector b) {
   for (int i = 0; i < m.species_count; ++i) {
@@ -178,7 +197,7 @@ FOEHN_HD void solve(const CompiledMechanismView& m, Matrix lu, Vector b) {
   for (int i = m.species_count - 1; i >= 0; --i) {
     double sum = b[i];
     for (int s = m.diagonal[i] + 1; s < m.row_start[i + 1]; ++s) sum -= lu[s] * b[m.column[s]];
-    b[i] = sum / lu[m.diagonal[i]];
+    b[i] = sum * lu[m.diagonal[i]];
   }
 }
 

@@ -95,8 +95,9 @@ struct SerialCellOperations {
     for (int i = 0; i < m.species_count; ++i) matrix[m.diagonal[i]] += inverse_gamma_h;
     factor_in_place(m, matrix);
     for (int i = 0; i < m.species_count; ++i) {
-      const double pivot = matrix[m.diagonal[i]];
-      if (pivot == 0.0 || !detail::is_finite(pivot)) return false;
+      // The factor holds reciprocal pivots: a zero pivot is infinite here, an infinite one 0.
+      const double inverse_pivot = matrix[m.diagonal[i]];
+      if (inverse_pivot == 0.0 || !detail::is_finite(inverse_pivot)) return false;
     }
     return true;
   }

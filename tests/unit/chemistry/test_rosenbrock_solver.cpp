@@ -69,7 +69,7 @@ TEST(RosenbrockSolver, LinearDecayMatchesTheExponentialAndConservesMass) {
     const fc::ChemistryStepReport report = solver.solve(batch, 4.0);
     const double exact = std::exp(-0.5 * 4.0);
     EXPECT_NEAR(batch.concentrations[0], exact, 1e-6 * exact) << fc::rosenbrock_method_name(method);
-    EXPECT_NEAR(batch.concentrations[0] + batch.concentrations[1], 1.0, 1e-14) << "linear invariant";
+    EXPECT_NEAR(batch.concentrations[0] + batch.concentrations[1], 1.0, 1e-13) << "linear invariant (rounding only)";
     EXPECT_EQ(report.failed_cells, 0);
     EXPECT_GT(report.accepted, 3);
   }
