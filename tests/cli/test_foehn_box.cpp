@@ -1,0 +1,164 @@
+// Runs foehn-box as a user would: Robertson's problem through the driver matches the published
+// reference solution at t = 40; a synthetic run writes every cell at every output time with
+// finite, non-negative concentrations; bad options, species and files give exit code 2 and a
+// message naming the problem; a solver failure gives exit code 1 and leaves no CSV behind.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <iterator>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "foehn/config.hpp"
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using foehn::testing::RunResult;
+
+const std::string robertson = std::string(FOEHN_MECHANISMS_DIR) + "/robertson.json";
+
+RunResult run_box(const std::string& arguments) {
+  return foehn::testing::run_command(std::string(FOEHN_BOX_TOOL) + " " + arguments);
+}
+
+struct Csv {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+};
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) fields.push_back(field);
+  return fields;
+}
+
+Csv read_csv(const fs::path& path) {
+  Csv csv;
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line)) return csv;
+  csv.header = split(line);
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    for (const std::string& field : split(line)) row.push_back(std::strtod(field.c_str(), nullptr));
+    csv.rows.push_back(row);
+  }
+  return csv;
+}
+
+class BoxTool : public ::testing::Test {
+ protected:
+  std::string path(const std::string& name) const { return (folder_.path() / name).string(); }
+  foehn::testing::TempDir folder_;
+};
+
+// Hairer & Wanner II, sec. IV.10 (reference solution of the Robertson problem at t = 40).
+TEST_F(BoxTool, RobertsonMatchesThePublishedSolution) {
+  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 40 -chem_rtol 1e-8"
+                              " -chem_atol 1e-14 -chem_method rodas4 -output " + path("robertson.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("robertson"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rodas4"), std::string::npos) << r.output;
+  const Csv csv = read_csv(path("robertson.csv"));
+  ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "cell", "A", "B", "C"}));
+  ASSERT_EQ(csv.rows.size(), 2u);  // t = 0 and t = 40
+  EXPECT_EQ(csv.rows.front(), (std::vector<double>{0.0, 0.0, 1.0, 0.0, 0.0}));
+  const std::vector<double>& last = csv.rows.back();
+  ASSERT_EQ(last.size(), 5u);
+  EXPECT_EQ(last[0], 40.0);
+  EXPECT_EQ(last[1], 0.0);
+  const double reference[3] = {0.7158270687193195, 9.185534764557910e-6, 0.2841637457458498};
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(last[2 + i], reference[i], 1e-5 * reference[i]) << "species " << i;
+  const auto files = std::distance(fs::directory_iterator(folder_.path()), fs::directory_iterator());
+  EXPECT_EQ(files, 1) << "a temporary file was left behind";
+}
+
+TEST_F(BoxTool, SyntheticCellsAtEveryOutputTime) {
+  const RunResult r = run_box("-mechanism synthetic -synthetic_species 80 -synthetic_reactions 190"
+                              " -synthetic_seed 1 -cells 3 -case synthetic -case_seed 2 -duration 600"
+                              " -chem_step 100 -output_interval 200 -threads 1 -output " + path("synthetic.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("cells*steps/s"), std::string::npos) << r.output;
+  const Csv csv = read_csv(path("synthetic.csv"));
+  ASSERT_EQ(csv.header.size(), 2u + 80u);
+  EXPECT_EQ(csv.header[0], "time");
+  EXPECT_EQ(csv.header[1], "cell");
+  ASSERT_EQ(csv.rows.size(), 4u * 3u);  // t = 0, 200, 400, 600; 3 cells each
+  for (std::size_t row = 0; row < csv.rows.size(); ++row) {
+    const std::vector<double>& values = csv.rows[row];
+    ASSERT_EQ(values.size(), 82u) << "row " << row;
+    EXPECT_EQ(values[0], 200.0 * static_cast<double>(row / 3)) << "row " << row;
+    EXPECT_EQ(values[1], static_cast<double>(row % 3)) << "row " << row;
+    for (std::size_t i = 2; i < values.size(); ++i) {
+      ASSERT_TRUE(std::isfinite(values[i]) && values[i] >= 0.0) << "row " << row << " column " << i;
+    }
+  }
+  // Chemistry happened: the last time differs from the first in every cell.
+  for (std::size_t cell = 0; cell < 3; ++cell) EXPECT_NE(csv.rows[cell], csv.rows[9 + cell]) << cell;
+}
+
+TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
+  const std::string base = "-mechanism " + robertson + " -duration 1";
+  struct Case {
+    std::string arguments, expected;
+  };
+  {
+    std::ofstream fake(path("fake.json"));
+    fake << "this is not JSON\n";
+  }
+  const std::vector<Case> cases = {
+      {base + " -concentrations A=1,Q7=2", "Q7"},
+      {base + " -chem_rtoll 1e-3", "chem_rtoll"},
+      {"-mechanism " + robertson + " -duration -5", "-duration"},
+      {base + " -chem_method ros5", "ros5"},
+      {"-mechanism " + path("missing.json") + " -duration 1", "missing.json"},
+      {"-mechanism " + path("fake.json") + " -duration 1", "fake.json"},
+      {base + " -external_rates j_no2=1e-3", "j_no2"},
+      {base + " -concentrations A=-1", "A"},
+      {base + " -chem_step 0.3 -output_interval 0.5 -output " + path("x.csv"), "-output_interval"},
+      {"-duration 1", "-mechanism"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_box(c.arguments);
+    EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
+  }
+  EXPECT_FALSE(fs::exists(path("x.csv")));
+}
+
+TEST_F(BoxTool, SolverFailureExits1WithoutOutput) {
+  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 40 -chem_max_steps 3"
+                              " -output " + path("fail.csv"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("numerical"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("too many steps"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::is_empty(folder_.path())) << "a failed run left a file behind";
+}
+
+TEST_F(BoxTool, CudaBackendWithoutCudaIsUnavailable) {
+  if (FOEHN_HAVE_CUDA) GTEST_SKIP() << "built with CUDA";
+  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 1 -backend cuda");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("without CUDA"), std::string::npos) << r.output;
+}
+
+TEST_F(BoxTool, HelpListsTheOptions) {
+  const RunResult r = run_box("-help");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  for (const char* option : {"-mechanism", "-chem_method", "-concentrations", "-backend", "-output_interval"}) {
+    EXPECT_NE(r.output.find(option), std::string::npos) << option << "\n" << r.output;
+  }
+}
+
+}  // namespace
