@@ -54,6 +54,7 @@ struct Options {
   int repeats = 3;
   std::int64_t split_cells = 100000;
   std::int64_t all_variants_up_to = 100000;
+  bool factor_only = false;  // only the factorisation kernels (a quick tuning run; writes no files)
   int split_steps = 6;
   std::string out_dir = FOEHN_BENCH_RESULTS_DIR;
 };
@@ -85,6 +86,8 @@ Options parse(int argc, char** argv) {
       o.repeats = std::stoi(value());
     } else if (a == "-split_cells") {
       o.split_cells = std::stoll(value());
+    } else if (a == "-factor_only") {
+      o.factor_only = true;
     } else if (a == "-all_variants_up_to") {
       o.all_variants_up_to = std::stoll(value());
     } else if (a == "-split_steps") {
@@ -94,7 +97,7 @@ Options parse(int argc, char** argv) {
     } else {
       fail(ErrorCategory::invalid_input, "unknown option ", a,
            " (options: -cells -method -rtol -atol -duration -cpu_cells -cvode_cells -repeats -split_cells "
-           "-split_steps -all_variants_up_to -out_dir)");
+           "-split_steps -all_variants_up_to -factor_only -out_dir)");
     }
   }
   if (o.cells.empty() || o.repeats < 1 || o.cpu_cells < 1 || o.cvode_cells < 1)
@@ -150,108 +153,113 @@ int run(int argc, char** argv) {
   const ChemistryBatch all_cells = make_synthetic_batch(mechanism, std::max(largest, o.split_cells), 1);
   const int host_threads = omp_get_max_threads();
 
-  // CPU reference on a sample: one core, all cores, CVODE one core.
-  const std::int64_t cpu_sample = std::min(o.cpu_cells, largest);
-  ChemistrySolverCpu cpu(mechanism, options);
-  ChemistryBatch cpu_result = head(mechanism, all_cells, cpu_sample);
-  const double one_core_s = seconds_of([&] { cpu.solve_range(cpu_result, o.duration, 0, cpu_sample, 1); });
-  const ChemistryStepReport cpu_report = summarize(cpu.cell_statistics().data(), cpu_sample);
-  const std::int64_t all_core_sample = std::min<std::int64_t>(cpu_sample * host_threads, largest);
-  ChemistryBatch all_core_batch = head(mechanism, all_cells, all_core_sample);
-  ChemistrySolverCpu cpu_all(mechanism, options);
-  const double all_cores_s = seconds_of([&] { cpu_all.solve(all_core_batch, o.duration); });
-  const std::int64_t cvode_sample = std::min(o.cvode_cells, cpu_sample);
-  CvodeOptions cvode_options;
-  cvode_options.relative_tolerance = o.rtol;
-  const CompiledMechanism& compiled = cpu.prepared().compiled;
-  cvode_options.absolute_tolerance.assign(mechanism.species.size(), o.atol);
-  CvodeReferenceSolver cvode(mechanism, compiled, cvode_options);
-  ChemistryBatch cvode_result = head(mechanism, all_cells, cvode_sample);
-  const double cvode_s = seconds_of([&] { cvode.integrate_batch(cvode_result, o.duration); });
-  const double one_core_per_cell_ms = one_core_s * 1e3 / static_cast<double>(cpu_sample);
-  const double all_cores_per_cell_ms = all_cores_s * 1e3 / static_cast<double>(all_core_sample);
-  const double cvode_per_cell_ms = cvode_s * 1e3 / static_cast<double>(cvode_sample);
-  // Species that never exceed 1000 atol are below what the tolerances resolve (comparison.hpp).
-  const std::vector<SpeciesError> nrmse = species_nrmse(
-      cvode_result.concentrations, head(mechanism, cpu_result, cvode_sample).concentrations, cvode_sample,
-      static_cast<int>(mechanism.species.size()), 0.0, 1000.0 * o.atol);
-  const SpeciesError worst = worst_species(nrmse);
-  std::printf("CPU one core %.3f ms/cell (%lld cells, %.1f accepted + %.1f rejected steps/cell), all %d "
-              "threads %.4f ms/cell, CVODE %.3f ms/cell; worst-species NRMSE vs CVODE %.3g%% (%s)\n",
-              one_core_per_cell_ms, static_cast<long long>(cpu_sample),
-              static_cast<double>(cpu_report.accepted) / cpu_sample, static_cast<double>(cpu_report.rejected) / cpu_sample,
-              host_threads, all_cores_per_cell_ms, cvode_per_cell_ms, 100.0 * worst.nrmse,
-              worst.species >= 0 ? mechanism.species[worst.species].name.c_str() : "-");
-  report.notes.push_back("CVODE (BDF, KLU, same rtol/atol) vs our " + std::string(rosenbrock_method_name(o.method)) +
-                         " on " + std::to_string(cvode_sample) + " cells: worst-species NRMSE " +
-                         std::to_string(100.0 * worst.nrmse) + "% (target <= 0.02%)");
-
   bool all_checks_passed = true;
-  for (const std::int64_t cells : o.cells) {
-    const ChemistryBatch batch = head(mechanism, all_cells, cells);
-    double reference_ms = one_core_per_cell_ms * static_cast<double>(cells);
-    BenchCase one = make_case("chemistry_step", cells, "cpu_one_core", reference_ms, 1);
-    BenchCase all = make_case("chemistry_step", cells, "cpu_all_cores_" + std::to_string(host_threads),
-                              all_cores_per_cell_ms * static_cast<double>(cells), 1);
-    BenchCase cv = make_case("chemistry_step", cells, "peer_cvode_klu_one_core", cvode_per_cell_ms * cells, 1);
-    for (BenchCase* c : {&all, &cv}) {
-      c->baseline = "cpu_one_core";
-      c->speedup_vs_baseline = reference_ms / c->time_ms;
-    }
-    report.cases.insert(report.cases.end(), {one, all, cv});
+  std::int64_t cpu_sample = 0;
+  double one_core_per_cell_ms = 0.0;
+  if (!o.factor_only) {
+    // CPU reference on a sample: one core, all cores, CVODE one core.
+    cpu_sample = std::min(o.cpu_cells, largest);
+    ChemistrySolverCpu cpu(mechanism, options);
+    ChemistryBatch cpu_result = head(mechanism, all_cells, cpu_sample);
+    const double one_core_s = seconds_of([&] { cpu.solve_range(cpu_result, o.duration, 0, cpu_sample, 1); });
+    const ChemistryStepReport cpu_report = summarize(cpu.cell_statistics().data(), cpu_sample);
+    const std::int64_t all_core_sample = std::min<std::int64_t>(cpu_sample * host_threads, largest);
+    ChemistryBatch all_core_batch = head(mechanism, all_cells, all_core_sample);
+    ChemistrySolverCpu cpu_all(mechanism, options);
+    const double all_cores_s = seconds_of([&] { cpu_all.solve(all_core_batch, o.duration); });
+    const std::int64_t cvode_sample = std::min(o.cvode_cells, cpu_sample);
+    CvodeOptions cvode_options;
+    cvode_options.relative_tolerance = o.rtol;
+    const CompiledMechanism& compiled = cpu.prepared().compiled;
+    cvode_options.absolute_tolerance.assign(mechanism.species.size(), o.atol);
+    CvodeReferenceSolver cvode(mechanism, compiled, cvode_options);
+    ChemistryBatch cvode_result = head(mechanism, all_cells, cvode_sample);
+    const double cvode_s = seconds_of([&] { cvode.integrate_batch(cvode_result, o.duration); });
+    one_core_per_cell_ms = one_core_s * 1e3 / static_cast<double>(cpu_sample);
+    const double all_cores_per_cell_ms = all_cores_s * 1e3 / static_cast<double>(all_core_sample);
+    const double cvode_per_cell_ms = cvode_s * 1e3 / static_cast<double>(cvode_sample);
+    // Species that never exceed 1000 atol are below what the tolerances resolve (comparison.hpp).
+    const std::vector<SpeciesError> nrmse = species_nrmse(
+        cvode_result.concentrations, head(mechanism, cpu_result, cvode_sample).concentrations, cvode_sample,
+        static_cast<int>(mechanism.species.size()), 0.0, 1000.0 * o.atol);
+    const SpeciesError worst = worst_species(nrmse);
+    std::printf("CPU one core %.3f ms/cell (%lld cells, %.1f accepted + %.1f rejected steps/cell), all %d "
+                "threads %.4f ms/cell, CVODE %.3f ms/cell; worst-species NRMSE vs CVODE %.3g%% (%s)\n",
+                one_core_per_cell_ms, static_cast<long long>(cpu_sample),
+                static_cast<double>(cpu_report.accepted) / cpu_sample, static_cast<double>(cpu_report.rejected) / cpu_sample,
+                host_threads, all_cores_per_cell_ms, cvode_per_cell_ms, 100.0 * worst.nrmse,
+                worst.species >= 0 ? mechanism.species[worst.species].name.c_str() : "-");
+    report.notes.push_back("CVODE (BDF, KLU, same rtol/atol) vs our " + std::string(rosenbrock_method_name(o.method)) +
+                           " on " + std::to_string(cvode_sample) + " cells: worst-species NRMSE " +
+                           std::to_string(100.0 * worst.nrmse) + "% (target <= 0.02%)");
 
-    struct Variant {
-      GpuChemistryStrategy strategy;
-      CellLayoutKind layout;
-    };
-    for (const Variant v : {Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::interleaved},
-                            Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::block_interleaved},
-                            Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::per_cell},
-                            Variant{GpuChemistryStrategy::block_per_cell, CellLayoutKind::per_cell}}) {
-      // Above -all_variants_up_to cells only the interleaved layouts (the others were measured
-      // several times slower at 1e5 cells; they would dominate the run time).
-      if (cells > o.all_variants_up_to && v.layout == CellLayoutKind::per_cell) continue;
-      GpuChemistrySettings settings;
-      settings.strategy = v.strategy;
-      settings.layout = v.layout;
-      const std::string name = std::string(to_string(v.strategy)) + "/" + std::string(to_string(v.layout));
-      CudaChemistrySolver gpu(mechanism, options, settings, stream);
-      ChemistryBatch result = batch;
-      std::vector<double> advance_ms, total_ms;
-      for (int r = 0; r < o.repeats + 1; ++r) {  // the first run warms up (allocation, module load)
-        result = batch;
-        gpu.upload(result);
-        gpu.reset_steps();
-        gpu.upload(result);  // timed again without the allocation
-        gpu.advance(o.duration);
-        gpu.download(result);
-        const GpuChemistryTimings t = gpu.last_timings();
-        if (r > 0) {
-          advance_ms.push_back(t.advance_ms);
-          total_ms.push_back(t.upload_ms + t.advance_ms + t.download_ms);
-        }
-      }
-      const std::int64_t checked = std::min(cells, cpu_sample);
-      // Relative with a floor of 1000 atol (1 molecule cm^-3): below it values are not resolved
-      // by the tolerances, and the device's exp/pow differ from glibc's by an ulp.
-      const double error = max_relative_error(head(mechanism, cpu_result, checked).concentrations,
-                                              head(mechanism, result, checked).concentrations, 1000.0 * o.atol);
-      const bool passed = error <= 1e-12;
-      all_checks_passed = all_checks_passed && passed;
-      BenchCase resident = make_case("chemistry_step", cells, "gpu_" + name, bench::median(advance_ms), o.repeats);
-      BenchCase moved = make_case("chemistry_step_with_transfers", cells, "gpu_" + name, bench::median(total_ms),
-                                  o.repeats);
-      for (BenchCase* c : {&resident, &moved}) {
+    for (const std::int64_t cells : o.cells) {
+      const ChemistryBatch batch = head(mechanism, all_cells, cells);
+      double reference_ms = one_core_per_cell_ms * static_cast<double>(cells);
+      BenchCase one = make_case("chemistry_step", cells, "cpu_one_core", reference_ms, 1);
+      BenchCase all = make_case("chemistry_step", cells, "cpu_all_cores_" + std::to_string(host_threads),
+                                all_cores_per_cell_ms * static_cast<double>(cells), 1);
+      BenchCase cv = make_case("chemistry_step", cells, "peer_cvode_klu_one_core", cvode_per_cell_ms * cells, 1);
+      for (BenchCase* c : {&all, &cv}) {
         c->baseline = "cpu_one_core";
         c->speedup_vs_baseline = reference_ms / c->time_ms;
-        c->max_rel_error_vs_reference = error;
-        c->check_passed = passed;
       }
-      std::printf("%8lld cells %-34s %9.3f ms (%7.1fx one core) with transfers %9.3f ms (%7.1fx); vs CPU %.2g\n",
-                  static_cast<long long>(cells), name.c_str(), resident.time_ms, *resident.speedup_vs_baseline,
-                  moved.time_ms, *moved.speedup_vs_baseline, error);
-      report.cases.insert(report.cases.end(), {resident, moved});
+      report.cases.insert(report.cases.end(), {one, all, cv});
+
+      struct Variant {
+        GpuChemistryStrategy strategy;
+        CellLayoutKind layout;
+      };
+      for (const Variant v : {Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::interleaved},
+                              Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::block_interleaved},
+                              Variant{GpuChemistryStrategy::thread_per_cell, CellLayoutKind::per_cell},
+                              Variant{GpuChemistryStrategy::block_per_cell, CellLayoutKind::per_cell}}) {
+        // Above -all_variants_up_to cells only the interleaved layouts (the others were measured
+        // several times slower at 1e5 cells; they would dominate the run time).
+        if (cells > o.all_variants_up_to && v.layout == CellLayoutKind::per_cell) continue;
+        GpuChemistrySettings settings;
+        settings.strategy = v.strategy;
+        settings.layout = v.layout;
+        const std::string name = std::string(to_string(v.strategy)) + "/" + std::string(to_string(v.layout));
+        CudaChemistrySolver gpu(mechanism, options, settings, stream);
+        ChemistryBatch result = batch;
+        std::vector<double> advance_ms, total_ms;
+        for (int r = 0; r < o.repeats + 1; ++r) {  // the first run warms up (allocation, module load)
+          result = batch;
+          gpu.upload(result);
+          gpu.reset_steps();
+          gpu.upload(result);  // timed again without the allocation
+          gpu.advance(o.duration);
+          gpu.download(result);
+          const GpuChemistryTimings t = gpu.last_timings();
+          if (r > 0) {
+            advance_ms.push_back(t.advance_ms);
+            total_ms.push_back(t.upload_ms + t.advance_ms + t.download_ms);
+          }
+        }
+        const std::int64_t checked = std::min(cells, cpu_sample);
+        // Relative with a floor of 1000 atol (1 molecule cm^-3): below it values are not resolved
+        // by the tolerances, and the device's exp/pow differ from glibc's by an ulp.
+        const double error = max_relative_error(head(mechanism, cpu_result, checked).concentrations,
+                                                head(mechanism, result, checked).concentrations, 1000.0 * o.atol);
+        const bool passed = error <= 1e-12;
+        all_checks_passed = all_checks_passed && passed;
+        BenchCase resident = make_case("chemistry_step", cells, "gpu_" + name, bench::median(advance_ms), o.repeats);
+        BenchCase moved = make_case("chemistry_step_with_transfers", cells, "gpu_" + name, bench::median(total_ms),
+                                    o.repeats);
+        for (BenchCase* c : {&resident, &moved}) {
+          c->baseline = "cpu_one_core";
+          c->speedup_vs_baseline = reference_ms / c->time_ms;
+          c->max_rel_error_vs_reference = error;
+          c->check_passed = passed;
+        }
+        std::printf("%8lld cells %-34s %9.3f ms (%7.1fx one core) with transfers %9.3f ms (%7.1fx); vs CPU %.2g\n",
+                    static_cast<long long>(cells), name.c_str(), resident.time_ms, *resident.speedup_vs_baseline,
+                    moved.time_ms, *moved.speedup_vs_baseline, error);
+        report.cases.insert(report.cases.end(), {resident, moved});
+      }
     }
+
   }
 
   // Factorisation kernels alone: the byte floor is one read and one write of every LU entry.
@@ -292,6 +300,8 @@ int run(int argc, char** argv) {
       report.cases.push_back(f);
     }
   }
+
+  if (o.factor_only) return 0;
 
   // CPU + GPU split: how the share converges and what it gains over the GPU alone.
   if (o.split_steps > 0 && o.split_cells > 0) {
