@@ -374,6 +374,20 @@ void CudaChemistrySolver::reset_steps() {
   impl_->stream->synchronize();
 }
 
+void CudaChemistrySolver::set_next_steps(std::span<const double> steps) {
+  Impl& s = *impl_;
+  if (static_cast<std::int64_t>(steps.size()) != s.cells) {
+    fail(ErrorCategory::invalid_input, "GPU chemistry: ", steps.size(), " next steps for ", s.cells, " device cells");
+  }
+  for (std::size_t c = 0; c < steps.size(); ++c) {
+    s.host_statistics[c] = CellStatistics{};
+    s.host_statistics[c].next_step = steps[c];
+  }
+  s.statistics.copy_from_host_async(
+      std::span<const CellStatistics>(s.host_statistics.data(), s.host_statistics.size()), *s.stream);
+  s.stream->synchronize();
+}
+
 void CudaChemistrySolver::download(ChemistryBatch& batch, std::int64_t first) {
   Impl& s = *impl_;
   const int n = s.host_view.species_count;

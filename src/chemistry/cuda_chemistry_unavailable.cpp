@@ -31,6 +31,7 @@ void CudaChemistrySolver::upload_conditions(const ChemistryBatch&, std::int64_t)
   fail_built_without_cuda("CudaChemistrySolver");
 }
 void CudaChemistrySolver::reset_steps() { fail_built_without_cuda("CudaChemistrySolver"); }
+void CudaChemistrySolver::set_next_steps(std::span<const double>) { fail_built_without_cuda("CudaChemistrySolver"); }
 ChemistryStepReport CudaChemistrySolver::advance(double) { fail_built_without_cuda("CudaChemistrySolver"); }
 void CudaChemistrySolver::download(ChemistryBatch&, std::int64_t) { fail_built_without_cuda("CudaChemistrySolver"); }
 ChemistryStepReport CudaChemistrySolver::solve(ChemistryBatch&, double) {

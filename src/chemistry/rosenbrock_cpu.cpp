@@ -134,6 +134,18 @@ void throw_if_failed(const ChemistryStepReport& report, std::string_view backend
 ChemistrySolverCpu::ChemistrySolverCpu(const Mechanism& mechanism, const RosenbrockOptions& options)
     : prepared_(prepare_mechanism(mechanism, options)) {}
 
+void ChemistrySolverCpu::set_next_steps(std::int64_t cells, std::int64_t first, std::span<const double> steps) {
+  const auto count = static_cast<std::int64_t>(steps.size());
+  if (cells < 0 || first < 0 || first + count > cells) {
+    fail(ErrorCategory::invalid_input, "chemistry solver: next steps for cells [", first, ", ", first + count,
+         ") outside a batch of ", cells, " cells");
+  }
+  if (static_cast<std::int64_t>(statistics_.size()) != cells) {
+    statistics_.assign(static_cast<std::size_t>(cells), CellStatistics{});
+  }
+  for (std::int64_t c = 0; c < count; ++c) statistics_[static_cast<std::size_t>(first + c)].next_step = steps[c];
+}
+
 ChemistryStepReport ChemistrySolverCpu::solve(ChemistryBatch& batch, double duration) {
   ChemistryStepReport report = solve_range(batch, duration, 0, batch.cell_count);
   if (prepared_.throw_on_failure) throw_if_failed(report, "CPU");

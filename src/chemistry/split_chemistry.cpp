@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <span>
 #include <thread>
 
 #include "foehn/runtime/device.hpp"
@@ -52,6 +53,8 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
   const std::int64_t cpu_cells = cells - gpu_cells;
   const int cpu_threads = settings_.cpu_threads > 0 ? settings_.cpu_threads : std::max(1, omp_get_max_threads() - 1);
   const int device = current_device();
+  if (static_cast<std::int64_t>(next_steps_.size()) != cells) next_steps_.assign(static_cast<std::size_t>(cells), 0.0);
+  cpu_.set_next_steps(cells, gpu_cells, std::span<const double>(next_steps_).subspan(static_cast<std::size_t>(gpu_cells)));
 
   ChemistryStepReport gpu_report;
   std::exception_ptr gpu_error;
@@ -64,6 +67,7 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
       const auto start = std::chrono::steady_clock::now();
       if (gpu_cells > 0) {
         gpu_.upload(batch, 0, gpu_cells);
+        gpu_.set_next_steps(std::span<const double>(next_steps_).first(static_cast<std::size_t>(gpu_cells)));
         gpu_report = gpu_.advance(duration);
         gpu_.download(batch, 0);
       }
@@ -85,6 +89,10 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
   gpu_thread.join();
   if (gpu_error) std::rethrow_exception(gpu_error);
   accumulate(report, gpu_report);
+  for (std::int64_t c = 0; c < cells; ++c) {
+    const auto i = static_cast<std::size_t>(c);
+    next_steps_[i] = c < gpu_cells ? gpu_.cell_statistics()[i].next_step : cpu_.cell_statistics()[i].next_step;
+  }
 
   // Balance: the share at which both sides would have finished together this step.
   double next = fraction_;

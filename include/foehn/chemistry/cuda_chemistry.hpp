@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -78,6 +79,9 @@ class CudaChemistrySolver {
   ChemistryStepReport advance(double duration);
   // Forgets the carried-over steps: every cell's next advance starts from control.initial_step.
   void reset_steps();
+  // Sets the carried-over first step of every device cell (steps.size() == cell_count(); 0:
+  // control.initial_step), e.g. for cells moved here from the CPU.
+  void set_next_steps(std::span<const double> steps);
   // Device concentrations -> batch cells [first, first + device cells).
   void download(ChemistryBatch& batch, std::int64_t first = 0);
   // upload + advance + download.

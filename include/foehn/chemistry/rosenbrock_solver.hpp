@@ -5,7 +5,7 @@
 // (cuda_chemistry.hpp) runs the same per-cell code on the GPU.
 
 #include <cstdint>
-#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,6 +81,10 @@ class ChemistrySolverCpu {
 
   [[nodiscard]] const std::vector<CellStatistics>& cell_statistics() const { return statistics_; }
   [[nodiscard]] const PreparedMechanism& prepared() const { return prepared_; }
+  // Sets the carried-over first steps of cells [first, first + steps.size()) of a batch of
+  // `cells` cells (0: start from control.initial_step): a cell moved here from another solver
+  // keeps its step size.
+  void set_next_steps(std::int64_t cells, std::int64_t first, std::span<const double> steps);
 
  private:
   PreparedMechanism prepared_;

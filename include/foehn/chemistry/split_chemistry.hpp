@@ -8,9 +8,11 @@
 //
 // With per-cell costs that do not change between steps, the imbalance shrinks by (1 - damping)
 // per chemistry step (damping 0.5: halves every step). The GPU's time includes its transfers.
+// Every cell's carried-over step size follows it when the split moves it to the other side.
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "foehn/chemistry/cuda_chemistry.hpp"
 #include "foehn/chemistry/rosenbrock_solver.hpp"
@@ -53,6 +55,7 @@ class SplitChemistrySolver {
   CudaChemistrySolver gpu_;
   double fraction_ = 0.0;
   SplitStepTiming timing_;
+  std::vector<double> next_steps_;  // per cell of the batch: the step each cell ended with
 };
 
 }  // namespace foehn::chemistry

@@ -64,12 +64,6 @@ struct Case {
   fc::ChemistryBatch batch = fc::make_synthetic_batch(mechanism, test_cells(300), 7);
 };
 
-// Largest |a - b| / (atol + rtol |b|): differences in units of the solver's tolerance.
-double weighted_difference(const std::vector<double>& a, const std::vector<double>& b, double atol, double rtol) {
-  double worst = 0.0;
-  for (std::size_t i = 0; i < b.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]) / (atol + rtol * std::abs(b[i])));
-  return worst;
-}
 
 }  // namespace
 
@@ -161,18 +155,11 @@ TEST(CudaChemistry, SplitMatchesTheCpuAndRebalances) {
     EXPECT_EQ(report.cells, c.batch.cell_count);
     cpu.solve(expected, 120.0);
   }
-  // The first step's GPU cells start from the initial step, like the CPU's; later steps move
-  // cells between the sides (a moved cell restarts its step), so compare the first step only.
-  fc::ChemistryBatch first_expected = c.batch, first_result = c.batch;
-  fc::ChemistrySolverCpu(c.mechanism, options).solve(first_expected, 120.0);
-  fc::SplitChemistrySolver(c.mechanism, options, settings, stream).solve(first_result, 120.0);
-  EXPECT_LE(max_relative_difference(first_result.concentrations, first_expected.concentrations), agreement);
+  // Cells that change sides keep their carried-over step sizes, so every cell takes the CPU's
+  // steps: the same result to rounding after all three chemistry steps.
+  EXPECT_LE(max_relative_difference(result.concentrations, expected.concentrations), agreement);
   EXPECT_NE(fractions[1], fractions[0]) << "the split did not react to the measured times";
   for (double f : fractions) EXPECT_TRUE(f >= 0.0 && f <= 1.0);
-  // Cells that change sides restart their step size, so later steps differ from the CPU's
-  // within the solver's error control, not to rounding.
-  EXPECT_LE(weighted_difference(result.concentrations, expected.concentrations, 1e-3, 1e-4), 100.0)
-      << "after 3 steps both agree to the solver tolerance";
 }
 
 // Both factorisation kernels (thread per matrix; warp per matrix by levels in shared memory) give
