@@ -1,12 +1,13 @@
 #pragma once
 // The per-cell operations of rosenbrock.hpp spread over the 32 lanes of a warp, for the
 // block-per-cell strategy: the cell's arrays live in shared memory, lanes take species,
-// reactions, Jacobian slots and the independent updates of each LU elimination step.
+// reactions, Jacobian slots and the rows of one level of the LU and of the substitutions.
 //
 // Sums are gathers in the CPU's accumulation order (per species: reactions in order; per
-// Jacobian slot: the scatter order of compute_jacobian), so forcing and Jacobian match the CPU
-// up to FMA contraction. Reductions go to lane 0 and are broadcast, so every lane sees the same
-// value and takes the same control-flow decisions in integrate_cell.
+// Jacobian slot: the scatter order of compute_jacobian), so forcing, Jacobian, LU and solves
+// give the CPU's values (the file is built without FMA contraction); only the error norm's sum
+// is reduced in another order. Reductions go to lane 0 and are broadcast, so every lane sees
+// the same value and takes the same control-flow decisions in integrate_cell.
 
 #include "foehn/chemistry/compiled_mechanism.hpp"
 #include "foehn/chemistry/rosenbrock.hpp"
