@@ -13,19 +13,52 @@ endmacro()
 find_package(MPI QUIET COMPONENTS C CXX)
 foehn_require(MPI_CXX_FOUND "MPI (C and C++)" "libopenmpi-dev")
 
-# PETSc: Debian installs its pkg-config file under /usr/lib/petsc.
-set(_foehn_saved_pc "$ENV{PKG_CONFIG_PATH}")
-file(GLOB _foehn_petsc_pc_dirs /usr/lib/petsc/lib/pkgconfig /usr/lib/petscdir/*/*/lib/pkgconfig)
-if(DEFINED ENV{PETSC_DIR})
-  list(PREPEND _foehn_petsc_pc_dirs "$ENV{PETSC_DIR}/lib/pkgconfig" "$ENV{PETSC_DIR}/$ENV{PETSC_ARCH}/lib/pkgconfig")
+# PETSc: the one scripts/build-petsc.sh built (FOEHN_PETSC_DIR, a prefix with
+# lib/pkgconfig/PETSc.pc; CUDA-enabled) or, when that is empty, Debian's petsc-dev, whose
+# pkg-config file lives under /usr/lib/petsc. PETSC_DIR/PETSC_ARCH in the environment are
+# looked at after FOEHN_PETSC_DIR and before Debian's.
+set(FOEHN_PETSC_DIR "" CACHE PATH
+    "PETSc prefix to build against (scripts/build-petsc.sh); empty: Debian's petsc-dev")
+if(NOT "${FOEHN_PETSC_DIR}" STREQUAL "${_FOEHN_PETSC_DIR_DETECTED}")
+  # A different PETSc was asked for: forget what pkg-config found for the previous one.
+  unset(__pkg_config_checked_PETSC CACHE)
+  unset(PETSC_FOUND CACHE)
 endif()
-string(JOIN ":" _foehn_pc_path ${_foehn_petsc_pc_dirs} "${_foehn_saved_pc}")
+set(_foehn_saved_pc "$ENV{PKG_CONFIG_PATH}")
+if(FOEHN_PETSC_DIR)
+  if(NOT EXISTS "${FOEHN_PETSC_DIR}/lib/pkgconfig/PETSc.pc")
+    message(FATAL_ERROR "FOEHN_PETSC_DIR=${FOEHN_PETSC_DIR} has no lib/pkgconfig/PETSc.pc "
+                        "(run scripts/build-petsc.sh, or leave it empty for Debian's petsc-dev)")
+  endif()
+  set(_foehn_petsc_pc_dirs "${FOEHN_PETSC_DIR}/lib/pkgconfig")
+else()
+  file(GLOB _foehn_petsc_pc_dirs /usr/lib/petsc/lib/pkgconfig /usr/lib/petscdir/*/*/lib/pkgconfig)
+  if(DEFINED ENV{PETSC_DIR})
+    list(PREPEND _foehn_petsc_pc_dirs "$ENV{PETSC_DIR}/lib/pkgconfig" "$ENV{PETSC_DIR}/$ENV{PETSC_ARCH}/lib/pkgconfig")
+  endif()
+  list(APPEND _foehn_petsc_pc_dirs "${_foehn_saved_pc}")
+endif()
+string(JOIN ":" _foehn_pc_path ${_foehn_petsc_pc_dirs})
 set(ENV{PKG_CONFIG_PATH} "${_foehn_pc_path}")
 if(PKG_CONFIG_FOUND)
   pkg_check_modules(PETSC QUIET IMPORTED_TARGET GLOBAL PETSc)
 endif()
 set(ENV{PKG_CONFIG_PATH} "${_foehn_saved_pc}")
 foehn_require(PETSC_FOUND "PETSc (pkg-config module PETSc)" "petsc-dev")
+set(_FOEHN_PETSC_DIR_DETECTED "${FOEHN_PETSC_DIR}" CACHE INTERNAL "PETSc prefix of the last detection")
+if(FOEHN_PETSC_DIR)
+  list(APPEND CMAKE_INSTALL_RPATH "${FOEHN_PETSC_DIR}/lib")
+endif()
+# Whether this PETSc was built with CUDA (GPU-resident matrices, vectors and solves).
+find_file(FOEHN_PETSC_CONF_HEADER petscconf.h PATHS ${PETSC_INCLUDE_DIRS} NO_DEFAULT_PATH NO_CACHE)
+set(FOEHN_PETSC_HAS_CUDA OFF)
+if(FOEHN_PETSC_CONF_HEADER)
+  file(STRINGS "${FOEHN_PETSC_CONF_HEADER}" _foehn_petsc_cuda REGEX "#define PETSC_HAVE_CUDA 1")
+  if(_foehn_petsc_cuda)
+    set(FOEHN_PETSC_HAS_CUDA ON)
+  endif()
+endif()
+message(STATUS "Foehn: PETSc ${PETSC_VERSION} (${PETSC_PREFIX}), CUDA: ${FOEHN_PETSC_HAS_CUDA}")
 
 # METIS has no CMake package on Debian: find header and library directly.
 find_path(METIS_INCLUDE_DIR metis.h PATH_SUFFIXES metis)

@@ -1,8 +1,24 @@
 #!/usr/bin/env bash
-# README command two: set up and build, then run the whole test suite with CTest.
-# GPU tests skip themselves where no CUDA device exists.
+# README command two: set up and build, then run the whole test suite with CTest. GPU tests skip
+# themselves where no CUDA device exists.
+#
+# Both PETSc builds stay tested: when the main build uses the CUDA PETSc (FOEHN_PETSC=cuda, the
+# default where nvcc exists), the PETSc-facing part of Foehn (the glue, the multi-rank tests,
+# the dynamical core; CPU backend) is also built against Debian's petsc-dev in
+# ./build-debian-petsc and its tests run. FOEHN_TEST_DEBIAN_PETSC=0 skips that.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-exec ctest --test-dir build --output-on-failure -j "$jobs"
+status=0
+ctest --test-dir build --output-on-failure -j "$jobs" || status=$?
+
+if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=." build/CMakeCache.txt; then
+  echo "run-tests: the PETSc-facing tests against Debian's PETSc (build-debian-petsc)"
+  cmake -S . -B build-debian-petsc -DCMAKE_BUILD_TYPE=Release -DFOEHN_PETSC_DIR= -DFOEHN_CUDA=OFF \
+    -DFOEHN_BUILD_BENCH=OFF -DFOEHN_TEST_SUBSET=petsc >build-debian-petsc-configure.log 2>&1 ||
+    { cat build-debian-petsc-configure.log; exit 1; }
+  cmake --build build-debian-petsc -j "$jobs" --target foehn_tests
+  ctest --test-dir build-debian-petsc --output-on-failure -j "$jobs" || status=$?
+fi
+exit "$status"

@@ -1,17 +1,47 @@
 #!/usr/bin/env bash
-# Installs what Foehn needs from Debian's packages (only what is missing), then configures and
-# builds it in ./build. Safe to run again: it installs nothing twice and rebuilds incrementally.
-# Usage: scripts/setup.sh [extra cmake -D options...]
+# Installs what Foehn needs from Debian's packages (only what is missing), chooses the PETSc to
+# build against, then configures and builds Foehn in ./build. Safe to run again: it installs
+# nothing twice, reuses a PETSc it built before and rebuilds Foehn incrementally.
+#
+# FOEHN_PETSC chooses the PETSc:
+#   debian  Debian's petsc-dev (PETSc 3.18, CPU only): assembled values cross to the host and
+#           every solve runs on the CPU.
+#   cuda    PETSc 3.26.1 built with CUDA from its PyPI source into .deps/ by
+#           scripts/build-petsc.sh (about 10 minutes on two cores, once): matrices, vectors and
+#           Krylov solves stay on the GPU. It runs CPU-only where there is no GPU.
+#   auto    (default) cuda when nvcc is found, else debian.
+# Usage: [FOEHN_PETSC=debian|cuda|auto] scripts/setup.sh [extra cmake -D options...]
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# nvcc lives in /usr/local/cuda/bin when the CUDA toolkit is installed; CMake finds it there
+# too, this only makes `nvcc` visible to the checks here and in the build.
+[[ -d /usr/local/cuda/bin ]] && export PATH="/usr/local/cuda/bin:$PATH"
+
+petsc=${FOEHN_PETSC:-auto}
+case $petsc in
+  auto) if command -v nvcc >/dev/null; then petsc=cuda; else petsc=debian; fi ;;
+  debian | cuda) ;;
+  *) echo "setup: FOEHN_PETSC=$petsc: expected debian, cuda or auto" >&2; exit 2 ;;
+esac
+
+# petsc-dev stays installed for FOEHN_PETSC=cuda too: it brings the MPI, BLAS, MUMPS
+# and ScaLAPACK that the CUDA build links, and keeps the Debian build one variable away.
 packages=(
   build-essential cmake pkg-config git
   petsc-dev libmetis-dev libhdf5-openmpi-dev libvtk9-dev libboost-graph-dev
+  gfortran libmumps-dev libscalapack-openmpi-dev
   libnetcdf-dev librandom123-dev nlohmann-json3-dev libsundials-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gmsh python3 python3-scipy python3-numpy python3-h5py python3-matplotlib
 )
+# PETSc's source comes from PyPI through pip.
+if [[ $petsc == cuda ]] && ! python3 -m pip --version >/dev/null 2>&1; then
+  packages+=(python3-pip)
+fi
+as_root() {
+  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+}
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
@@ -19,18 +49,17 @@ for package in "${packages[@]}"; do
 done
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo_cmd=()
-  [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# nvcc lives in /usr/local/cuda/bin when the CUDA toolkit is installed; CMake finds it there
-# too, this only makes `nvcc` visible to the build's own checks.
-[[ -d /usr/local/cuda/bin ]] && export PATH="/usr/local/cuda/bin:$PATH"
+petsc_dir=
+[[ $petsc == cuda ]] && petsc_dir=$(bash scripts/build-petsc.sh | tail -n 1)
+echo "setup: PETSc: $petsc${petsc_dir:+ ($petsc_dir)}"
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" >build-configure.log 2>&1 ||
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "-DFOEHN_PETSC_DIR=$petsc_dir" "$@" \
+  >build-configure.log 2>&1 ||
   { cat build-configure.log; echo "setup: configure failed (log above)"; exit 1; }
 cmake --build build -j "$jobs"
 echo "setup: build ready in ./build"

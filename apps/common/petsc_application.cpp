@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -56,6 +57,7 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   int count = argc;
   char** vector = arguments.data();
 
+  petsc::preset_gpu_mpi_options();
   if (PetscInitialize(&count, &vector, nullptr, info.usage.c_str()) != 0) {
     std::cerr << info.name << ": PETSc could not be initialised\n";
     return 1;

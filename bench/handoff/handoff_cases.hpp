@@ -14,8 +14,9 @@ namespace foehn::bench {
 struct HandoffTimes {
   std::string operator_name;  // "diffusion" (CSR + RHS) or "momentum" (3x3 blocks + RHS)
   double assemble_ms = 0;     // assembly kernels (host wall, stream synchronised)
-  double copy_ms = 0;         // device -> host copy of matrix and RHS values
-  double update_ms = 0;       // PETSc update (array release or MatSetValuesCOO, VecSetValuesCOO)
+  double copy_ms = 0;         // device -> host copy of matrix and RHS values (0 on the GPU)
+  double update_ms = 0;       // PETSc update (array release or MatSetValuesCOO, VecSetValuesCOO;
+                              // on the GPU: the device permutation or MatSetValuesCOO)
   double value_bytes = 0;     // matrix + RHS bytes copied per hand-off (this rank)
   std::string path, format;   // hand-off path and PETSc format used
   bool registered = false;    // copies straight into PETSc's page-locked array
@@ -32,7 +33,9 @@ struct HandoffRun {
   PipelineTimes pipeline;
 };
 
+// on_device: matrices and vectors on the GPU (a PETSc built with CUDA): the assembly writes
+// into PETSc's device arrays and the hand-off is what end_device_write does; no pipeline.
 HandoffRun run_handoff_cases(const petsc::DistributedMesh& mesh, fe::AssemblyStrategy strategy,
-                             int warmups, int repeats);
+                             int warmups, int repeats, bool on_device);
 
 }  // namespace foehn::bench

@@ -1,7 +1,10 @@
-// bench_handoff: what handing GPU-assembled operators to PETSc costs per assembly (device ->
-// host copy + PETSc update) against the assembly itself, on Mountainwave3D meshes, on one rank
-// (SeqAIJ/SeqBAIJ arrays) and on several ranks sharing the GPUs of a host (MatSetValuesCOO).
-// Writes bench/results/handoff-<device>-<date>-<ranks>.json and .md (BENCHMARKS.md format).
+// bench_handoff: what handing GPU-assembled operators to PETSc costs per assembly against the
+// assembly itself, on Mountainwave3D meshes, on one rank and on several ranks sharing the GPUs
+// of a host. Host matrices (-device_matrices 0, or a PETSc without CUDA): device -> host copy +
+// PETSc update (SeqAIJ/SeqBAIJ arrays, MatSetValuesCOO). Matrices on the GPU (the default with
+// a CUDA PETSc): the assembly writes into PETSc's device arrays, and the hand-off is the device
+// permutation of 3 x 3 blocks (nothing for scalar operators) or MatSetValuesCOO on the device.
+// Writes bench/results/handoff-<device>-<date>-<ranks>[-device].json and .md.
 //
 //   mpiexec -n 4 bench_handoff -sizes 554394,10000000 -repeats 10 -out_dir DIR
 
@@ -16,6 +19,7 @@
 #include "foehn/mesh/mountain.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/petsc/device_binding.hpp"
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/device.hpp"
@@ -29,6 +33,7 @@ struct Options {
   std::vector<std::int64_t> sizes{554394};
   int repeats = 10, warmups = 2;
   std::string strategy = "fused_atomic", out_dir = FOEHN_BENCH_RESULTS_DIR, suffix;
+  bool device_matrices = petsc::device_solves_available();
 };
 
 Options read_options() {
@@ -50,6 +55,11 @@ Options read_options() {
   if (set) o.out_dir = text;
   FOEHN_PETSC_CHECK(PetscOptionsGetString(nullptr, nullptr, "-suffix", text, sizeof text, &set));
   if (set) o.suffix = text;
+  PetscBool device = o.device_matrices ? PETSC_TRUE : PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscOptionsGetBool(nullptr, nullptr, "-device_matrices", &device, &set));
+  o.device_matrices = device == PETSC_TRUE;
+  if (o.device_matrices && !petsc::device_solves_available())
+    fail(ErrorCategory::unavailable, "-device_matrices needs a PETSc built with CUDA");
   if (o.repeats < 1 || o.warmups < 0 || o.sizes.empty())
     fail(ErrorCategory::invalid_input, "-repeats must be >= 1, -warmups >= 0, -sizes non-empty");
   for (const auto size : o.sizes)
@@ -94,7 +104,8 @@ void run(int argc, char** argv) {
     }
     const petsc::DistributedMesh mesh = petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
     whole = TetMesh();
-    const HandoffRun local = run_handoff_cases(mesh, strategy, options.warmups, options.repeats);
+    const HandoffRun local =
+        run_handoff_cases(mesh, strategy, options.warmups, options.repeats, options.device_matrices);
 
     for (const HandoffTimes& t : local.operators) {
       const double assemble = max_over_ranks(t.assemble_ms, comm);
@@ -128,7 +139,7 @@ void run(int argc, char** argv) {
         report.cases.push_back(c);
       };
       add("assembly", options.strategy, assemble);
-      add("handoff_copy", path + "_" + t.format, copy);
+      if (!options.device_matrices) add("handoff_copy", path + "_" + t.format, copy);
       add("handoff_petsc_update", path + "_" + t.format, update);
       add("handoff_total", path + "_" + t.format, copy + update);
       if (rank == 0)
@@ -138,6 +149,7 @@ void run(int argc, char** argv) {
                   << " ms, hand-off/assembly " << (copy + update) / assemble << " ["
                   << path << ", " << t.format << "], check " << error << "\n";
     }
+    if (options.device_matrices) continue;  // no copies: no pipeline to measure
     const double sequential = max_over_ranks(local.pipeline.sequential_ms, comm);
     const double overlapped = max_over_ranks(local.pipeline.overlapped_ms, comm);
     for (int variant = 0; variant < 2; ++variant) {
@@ -170,7 +182,8 @@ void run(int argc, char** argv) {
   if (!all_checks_passed) fail(ErrorCategory::internal, "a hand-off check failed: no result written");
   if (rank == 0) {
     const std::string stem = "handoff-" + device_short_name(report.device) + "-" + today_compact() +
-                             "-" + rank_label + options.suffix;
+                             "-" + rank_label + (options.device_matrices ? "-device" : "") +
+                             options.suffix;
     write_report(report, std::filesystem::path(options.out_dir) / (stem + ".json"),
                  std::filesystem::path(options.out_dir) / (stem + ".md"));
     std::cout << "wrote " << options.out_dir << "/" << stem << ".{json,md}\n";
@@ -185,6 +198,6 @@ int main(int argc, char** argv) {
       argc, argv,
       {"bench_handoff",
        "bench_handoff [-sizes 554394,10000000] [-repeats 10] [-warmups 2] "
-       "[-strategy fused_atomic] [-out_dir DIR] [-suffix TEXT]\n"},
+       "[-strategy fused_atomic] [-device_matrices 0|1] [-out_dir DIR] [-suffix TEXT]\n"},
       [&] { foehn::bench::run(argc, argv); });
 }

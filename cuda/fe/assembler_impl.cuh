@@ -85,18 +85,26 @@ __device__ void element_result(const Op& op, const double* __restrict__ coordina
 // Checks an operator's device fields and the output shapes before any kernel runs.
 template <class Op>
 void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,
-                              const DeviceBlockCsrMatrix& matrix, const DeviceArray<double>* rhs);
+                              const DeviceAssemblyTarget& target);
 
-// Strategy entry points (one .cu file each, instantiated there for every operator).
+// Strategy entry points (one .cu file each, instantiated there for every operator). The
+// target's sizes have been checked.
 template <class Op>
-void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
-                   DeviceArray<double>* rhs);
+void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target);
 template <class Op>
-void assemble_fused(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
-                    DeviceArray<double>* rhs, bool use_slot_map);
+void assemble_fused(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target,
+                    bool use_slot_map);
 template <class Op>
 void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
-                            DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs);
+                            const DeviceAssemblyTarget& target);
+
+// Zeroes the target's values (and right-hand side) on the assembler's stream: the atomic
+// strategies add into them.
+inline void zero_target(const CudaAssembler::Impl& impl, const DeviceAssemblyTarget& target) {
+  ::foehn::detail::fill_bytes_async(target.values, 0, target.value_count * sizeof(double), impl.native_stream());
+  if (target.rhs)
+    ::foehn::detail::fill_bytes_async(target.rhs, 0, target.rhs_count * sizeof(double), impl.native_stream());
+}
 
 // Applies MACRO(Op) to every operator of the FE core (explicit instantiations).
 #define FOEHN_FOR_EACH_OPERATOR(MACRO)                                                   \

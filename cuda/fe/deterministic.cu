@@ -113,43 +113,44 @@ __global__ void ordered_sum_momentum_kernel(const std::int32_t* __restrict__ off
 }  // namespace
 
 template <class Op>
-void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
-                            DeviceArray<double>* rhs) {
+void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
+                            const DeviceAssemblyTarget& target) {
   constexpr int R = Op::block_rows, C = Op::block_cols;
   const Stream& stream = *impl.stream;
   // Stream-ordered pool allocations: after the first assembly these come from the pool.
   std::size_t per_element = 16 * R * C;
   if constexpr (HasCompactElement<Op>) per_element = Op::CompactElement::stored_doubles;
   DeviceArray<double> matrices(static_cast<std::size_t>(impl.tet_count) * per_element, stream);
-  DeviceArray<double> vectors(rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0, stream);
+  const bool with_rhs = target.rhs != nullptr;
+  DeviceArray<double> vectors(with_rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0, stream);
   element_matrices_kernel<Op><<<impl.grid_for(impl.tet_count), impl.options.block_size, 0,
                                 impl.native_stream()>>>(op, impl.coordinates.data(), impl.tets.data(),
                                                         impl.tet_count, matrices.data(),
-                                                        rhs ? vectors.data() : nullptr);
+                                                        with_rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("deterministic element matrices kernel");
   if constexpr (std::is_same_v<Op, MomentumOperator>)
     ordered_sum_momentum_kernel<<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
                                   impl.native_stream()>>>(impl.slot_contribution_offsets.data(),
                                                           impl.slot_contributions.data(), impl.nnz,
-                                                          matrices.data(), matrix.values.data());
+                                                          matrices.data(), target.values);
   else
     ordered_sum_kernel<R * C, 16><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
                                     impl.native_stream()>>>(
         impl.slot_contribution_offsets.data(), impl.slot_contributions.data(), impl.nnz,
-        matrices.data(), impl.tet_count, matrix.values.data());
+        matrices.data(), impl.tet_count, target.values);
   FOEHN_CUDA_CHECK_LAUNCH("deterministic matrix gather kernel");
-  if (rhs) {
+  if (with_rhs) {
     ordered_sum_kernel<R, 4><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,
                                impl.native_stream()>>>(
         impl.node_contribution_offsets.data(), impl.node_contributions.data(), impl.node_count,
-        vectors.data(), impl.tet_count, rhs->data());
+        vectors.data(), impl.tet_count, target.rhs);
     FOEHN_CUDA_CHECK_LAUNCH("deterministic rhs gather kernel");
   }
 }
 
 #define FOEHN_INSTANTIATE_DETERMINISTIC(Op)                                                    \
-  template void assemble_deterministic(CudaAssembler::Impl&, const Op&, DeviceBlockCsrMatrix&, \
-                                       DeviceArray<double>*);
+  template void assemble_deterministic(CudaAssembler::Impl&, const Op&, \
+                                       const DeviceAssemblyTarget&);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_DETERMINISTIC)
 
 }  // namespace foehn::fe

@@ -41,29 +41,27 @@ __global__ void fused_assembly_kernel(Op op, const double* __restrict__ coordina
 }  // namespace
 
 template <class Op>
-void assemble_fused(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
-                    DeviceArray<double>* rhs, bool use_slot_map) {
-  const Stream& stream = *impl.stream;
-  matrix.values.fill_bytes_async(0, stream);
-  if (rhs) rhs->fill_bytes_async(0, stream);
-  double* rhs_data = rhs ? rhs->data() : nullptr;
+void assemble_fused(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target,
+                    bool use_slot_map) {
+  zero_target(impl, target);
+  double* rhs_data = target.rhs;
   const unsigned grid = impl.grid_for(impl.tet_count);
   if (use_slot_map) {
     fused_assembly_kernel<Op, true><<<grid, impl.options.block_size, 0, impl.native_stream()>>>(
         op, impl.coordinates.data(), impl.tets.data(), impl.tet_count, impl.row_offsets.data(),
-        impl.column_indices.data(), impl.slot_map.data(), matrix.values.data(), rhs_data);
+        impl.column_indices.data(), impl.slot_map.data(), target.values, rhs_data);
     FOEHN_CUDA_CHECK_LAUNCH("fused_map assembly kernel");
   } else {
     fused_assembly_kernel<Op, false><<<grid, impl.options.block_size, 0, impl.native_stream()>>>(
         op, impl.coordinates.data(), impl.tets.data(), impl.tet_count, impl.row_offsets.data(),
-        impl.column_indices.data(), nullptr, matrix.values.data(), rhs_data);
+        impl.column_indices.data(), nullptr, target.values, rhs_data);
     FOEHN_CUDA_CHECK_LAUNCH("fused_atomic assembly kernel");
   }
 }
 
 #define FOEHN_INSTANTIATE_FUSED(Op)                                                     \
-  template void assemble_fused(CudaAssembler::Impl&, const Op&, DeviceBlockCsrMatrix&, \
-                               DeviceArray<double>*, bool);
+  template void assemble_fused(CudaAssembler::Impl&, const Op&, const DeviceAssemblyTarget&, \
+                               bool);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_FUSED)
 
 }  // namespace foehn::fe

@@ -193,8 +193,7 @@ __global__ void seed_rhs_addto(const std::int32_t* __restrict__ tets, std::int64
 }  // namespace
 
 template <class Op>
-void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix& matrix,
-                   DeviceArray<double>* rhs) {
+void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target) {
   constexpr int R = Op::block_rows, C = Op::block_cols;
   const Stream& stream = *impl.stream;
   const cudaStream_t s = impl.native_stream();
@@ -256,22 +255,22 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix
   stage_done();
   // 4. element matrices and vectors to global memory
   DeviceArray<double> matrices(e_count * 16 * R * C, stream);
-  DeviceArray<double> vectors(rhs ? e_count * 4 * R : 0, stream);
+  const bool with_rhs = target.rhs != nullptr;
+  DeviceArray<double> vectors(with_rhs ? e_count * 4 * R : 0, stream);
   const SeedArrays arrays{x_local.data(), dshape.data(), detwei.data(), uses_quad ? at_quad.data() : nullptr};
   seed_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
-                                                   rhs ? vectors.data() : nullptr);
+                                                   with_rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("seed element matrices");
   stage_done();
   // 5. scatter by binary search + atomicAdd; 6. the RHS
-  matrix.values.fill_bytes_async(0, stream);
+  zero_target(impl, target);
   seed_assemble_csr_matrix<R, C><<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
                                                         impl.column_indices.data(), matrices.data(),
-                                                        matrix.values.data());
+                                                        target.values);
   FOEHN_CUDA_CHECK_LAUNCH("seed assemble_csr_matrix");
   stage_done();
-  if (rhs) {
-    rhs->fill_bytes_async(0, stream);
-    seed_rhs_addto<R><<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), rhs->data());
+  if (with_rhs) {
+    seed_rhs_addto<R><<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), target.rhs);
     FOEHN_CUDA_CHECK_LAUNCH("seed rhs_addto");
   }
   stage_done();
@@ -288,8 +287,7 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, DeviceBlockCsrMatrix
 }
 
 #define FOEHN_INSTANTIATE_SEED(Op)                                                           \
-  template void assemble_seed(CudaAssembler::Impl&, const Op&, DeviceBlockCsrMatrix&, \
-                              DeviceArray<double>*);
+  template void assemble_seed(CudaAssembler::Impl&, const Op&, const DeviceAssemblyTarget&);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_SEED)
 
 }  // namespace foehn::fe

@@ -13,9 +13,14 @@ void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int
     fail(ErrorCategory::invalid_input, "scatter_async: ", source.size(), " values, ",
          index.size(), " indices and a destination of ", destination.size(),
          " (need as many indices as values and a destination at least as large)");
-  if (source.empty()) return;
-  thrust::scatter(thrust::cuda::par_nosync.on(stream.native_handle()), source.data(),
-                  source.data() + source.size(), index.data(), destination.data());
+  scatter_async(source.data(), source.size(), index.data(), destination.data(), stream);
+}
+
+void scatter_async(const double* source, std::size_t count, const std::int32_t* index,
+                   double* destination, const Stream& stream) {
+  if (count == 0) return;
+  thrust::scatter(thrust::cuda::par_nosync.on(stream.native_handle()), source, source + count,
+                  index, destination);
   FOEHN_CUDA_CHECK_LAUNCH("thrust::scatter");
 }
 

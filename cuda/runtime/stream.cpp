@@ -3,6 +3,7 @@
 #include "foehn/runtime/stream.hpp"
 
 #include <utility>
+#include <vector>
 
 #include "runtime_internal.hpp"
 
@@ -90,6 +91,20 @@ bool Event::query() const {
   if (code == cudaErrorNotReady) return false;
   FOEHN_CUDA_CHECK(code);
   return true;
+}
+
+void order_streams(CUstream_st* producer, CUstream_st* consumer) {
+  if (producer == consumer) return;  // one stream is already in order
+  // One event per device, reused: cudaStreamWaitEvent waits for the event's most recent record
+  // at the time of the call, so later records do not disturb earlier waits.
+  static std::vector<cudaEvent_t> events;
+  int device = 0;
+  FOEHN_CUDA_CHECK(cudaGetDevice(&device));
+  if (events.size() <= static_cast<std::size_t>(device)) events.resize(device + 1, nullptr);
+  cudaEvent_t& event = events[static_cast<std::size_t>(device)];
+  if (event == nullptr) FOEHN_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
+  FOEHN_CUDA_CHECK(cudaEventRecord(event, producer));
+  FOEHN_CUDA_CHECK(cudaStreamWaitEvent(consumer, event, cudaEventWaitDefault));
 }
 
 float elapsed_ms(const Event& start, const Event& stop) {

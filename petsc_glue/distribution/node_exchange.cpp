@@ -12,8 +12,11 @@
 #include <type_traits>
 #include <utility>
 
+#include "../handoff/petsc_device_support.hpp"
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory.hpp"
 #include "mpi_support.hpp"
 
 namespace foehn::petsc {
@@ -102,16 +105,21 @@ UniqueVec& UniqueVec::operator=(UniqueVec&& other) noexcept {
   return *this;
 }
 
-NodeExchange::NodeExchange(const DistributedMesh& mesh, int components)
+NodeExchange::NodeExchange(const DistributedMesh& mesh, int components, bool device_vectors)
     : comm_(mesh.comm),
       components_(components),
+      device_vectors_(device_vectors),
       owned_nodes_(mesh.owned_nodes),
       local_nodes_(mesh.local_nodes()),
       global_nodes_(mesh.global_nodes),
       first_owned_global_(mesh.first_owned_global) {
   const detail::CommShape shape = detail::comm_shape(comm_, "NodeExchange");
+  several_ranks_ = shape.size > 1;
   std::vector<PetscInt> ghost_globals;
   detail::run_collectively(comm_, [&] {
+    if (device_vectors && !device_solves_available())
+      fail(ErrorCategory::unavailable, "NodeExchange: device vectors need PETSc and Foehn built "
+           "with CUDA: ", detail::why_no_device_solves());
     if (components < 1)
       fail(ErrorCategory::invalid_input, "NodeExchange: ", components, " components per node");
     if (mesh.size != shape.size || mesh.rank != shape.rank)
@@ -135,10 +143,23 @@ NodeExchange::NodeExchange(const DistributedMesh& mesh, int components)
     FOEHN_PETSC_CHECK(
         VecSetSizes(layout_, owned_values, static_cast<PetscInt>(global_nodes_ * components_)));
     FOEHN_PETSC_CHECK(VecSetBlockSize(layout_, components_));
-    FOEHN_PETSC_CHECK(VecSetFromOptions(layout_));
-    FOEHN_PETSC_CHECK(VecCreateSeqWithArray(
-        PETSC_COMM_SELF, components_, static_cast<PetscInt>(ghost_globals.size()) * components_,
-        nullptr, &ghost_values_));
+    const auto ghost_values = static_cast<PetscInt>(ghost_globals.size()) * components_;
+#if FOEHN_DEVICE_PETSC
+    if (device_vectors_) {
+      FOEHN_PETSC_CHECK(VecSetType(layout_, VECCUDA));
+      FOEHN_PETSC_CHECK(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, components_, ghost_values,
+                                                  nullptr, &ghost_values_));
+      FOEHN_PETSC_CHECK(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, components_, owned_values,
+                                                  nullptr, &owned_values_));
+      FOEHN_PETSC_CHECK(VecCreateSeqCUDAWithArray(PETSC_COMM_SELF, components_, owned_values,
+                                                  nullptr, &owned_entries_));
+    } else
+#endif
+    {
+      FOEHN_PETSC_CHECK(VecSetFromOptions(layout_));
+      FOEHN_PETSC_CHECK(VecCreateSeqWithArray(PETSC_COMM_SELF, components_, ghost_values, nullptr,
+                                              &ghost_values_));
+    }
     // Block indices: ghost node g stands for entries g * components + 0 .. components-1.
     FOEHN_PETSC_CHECK(ISCreateBlock(PETSC_COMM_SELF, components_,
                                     static_cast<PetscInt>(ghost_globals.size()),
@@ -161,6 +182,8 @@ NodeExchange::~NodeExchange() {
 
 void NodeExchange::release() noexcept {
   // Return codes cannot be reported from a destructor; PETSc prints its own message.
+  if (owned_entries_ != nullptr) (void)VecDestroy(&owned_entries_);
+  if (owned_values_ != nullptr) (void)VecDestroy(&owned_values_);
   if (ghost_scatter_ != nullptr) (void)VecScatterDestroy(&ghost_scatter_);
   if (ghost_values_ != nullptr) (void)VecDestroy(&ghost_values_);
   if (layout_ != nullptr) (void)VecDestroy(&layout_);
@@ -169,19 +192,25 @@ void NodeExchange::release() noexcept {
 NodeExchange::NodeExchange(NodeExchange&& other) noexcept
     : comm_(other.comm_),
       components_(other.components_),
+      device_vectors_(other.device_vectors_),
+      several_ranks_(other.several_ranks_),
       owned_nodes_(other.owned_nodes_),
       local_nodes_(other.local_nodes_),
       global_nodes_(other.global_nodes_),
       first_owned_global_(other.first_owned_global_),
       layout_(std::exchange(other.layout_, nullptr)),
       ghost_values_(std::exchange(other.ghost_values_, nullptr)),
-      ghost_scatter_(std::exchange(other.ghost_scatter_, nullptr)) {}
+      ghost_scatter_(std::exchange(other.ghost_scatter_, nullptr)),
+      owned_values_(std::exchange(other.owned_values_, nullptr)),
+      owned_entries_(std::exchange(other.owned_entries_, nullptr)) {}
 
 NodeExchange& NodeExchange::operator=(NodeExchange&& other) noexcept {
   if (this != &other) {
     release();
     comm_ = other.comm_;
     components_ = other.components_;
+    device_vectors_ = other.device_vectors_;
+    several_ranks_ = other.several_ranks_;
     owned_nodes_ = other.owned_nodes_;
     local_nodes_ = other.local_nodes_;
     global_nodes_ = other.global_nodes_;
@@ -189,6 +218,8 @@ NodeExchange& NodeExchange::operator=(NodeExchange&& other) noexcept {
     layout_ = std::exchange(other.layout_, nullptr);
     ghost_values_ = std::exchange(other.ghost_values_, nullptr);
     ghost_scatter_ = std::exchange(other.ghost_scatter_, nullptr);
+    owned_values_ = std::exchange(other.owned_values_, nullptr);
+    owned_entries_ = std::exchange(other.owned_entries_, nullptr);
   }
   return *this;
 }
@@ -258,6 +289,110 @@ void NodeExchange::local_to_global(std::span<const double> local, Vec global,
   FOEHN_PETSC_CHECK(
       VecScatterEnd(ghost_scatter_, ghost_values_, global, ADD_VALUES, SCATTER_REVERSE));
   ghosts.reset();
+}
+
+void NodeExchange::check_device(const char* who) const {
+  if (!device_vectors_)
+    fail(ErrorCategory::invalid_input, "NodeExchange::", who, ": a device array for an exchange "
+         "made without device_vectors");
+}
+
+#if FOEHN_DEVICE_PETSC
+namespace {
+
+// Puts a device array into a storage-less CUDA Vec for one PETSc operation.
+class PlacedDeviceArray {
+ public:
+  PlacedDeviceArray(Vec vec, const double* values) : vec_(vec) {
+    FOEHN_PETSC_CHECK(VecCUDAPlaceArray(vec_, values));
+  }
+  ~PlacedDeviceArray() {
+    if (vec_ != nullptr) (void)VecCUDAResetArray(vec_);
+  }
+  PlacedDeviceArray(const PlacedDeviceArray&) = delete;
+  PlacedDeviceArray& operator=(const PlacedDeviceArray&) = delete;
+  void reset() {
+    Vec vec = std::exchange(vec_, nullptr);
+    FOEHN_PETSC_CHECK(VecCUDAResetArray(vec));
+  }
+
+ private:
+  Vec vec_;
+};
+
+}  // namespace
+#endif
+
+void NodeExchange::global_to_local(Vec global, double* local, std::size_t count,
+                                   const Stream& stream) const {
+  detail::run_collectively(comm_, [&] {
+    check_device("global_to_local");
+    check_vector(global, count);
+  });
+#if FOEHN_DEVICE_PETSC
+  {
+    const VecArray owned(global, VecAccess::read, &stream);
+    ::foehn::detail::copy_async(local, owned.data(), owned_value_count() * sizeof(double),
+                                ::foehn::detail::CopyKind::device_to_device,
+                                stream.native_handle());
+  }
+  if (!several_ranks_) return;  // one rank has no ghosts
+  // The scatter writes the ghost part on PETSc's stream: after the caller's queued reads of it.
+  petsc_waits_for(stream);
+  PlacedDeviceArray ghosts(ghost_values_, local + owned_value_count());
+  FOEHN_PETSC_CHECK(
+      VecScatterBegin(ghost_scatter_, global, ghost_values_, INSERT_VALUES, SCATTER_FORWARD));
+  FOEHN_PETSC_CHECK(
+      VecScatterEnd(ghost_scatter_, global, ghost_values_, INSERT_VALUES, SCATTER_FORWARD));
+  ghosts.reset();
+  stream_waits_for_petsc(stream);
+#else
+  (void)global;
+  (void)local;
+  (void)stream;
+#endif
+}
+
+void NodeExchange::local_to_global(const double* local, std::size_t count, Vec global,
+                                   ExchangeMode mode, const Stream& stream) const {
+  detail::run_collectively(comm_, [&] {
+    check_device("local_to_global");
+    check_vector(global, count);
+  });
+#if FOEHN_DEVICE_PETSC
+  if (mode == ExchangeMode::insert) {
+    const VecArray owned(global, VecAccess::write, &stream);
+    ::foehn::detail::copy_async(owned.data(), local, owned_value_count() * sizeof(double),
+                                ::foehn::detail::CopyKind::device_to_device,
+                                stream.native_handle());
+    return;
+  }
+  // add: global += owned part, then the ghost parts summed into their owners; PETSc's stream
+  // reads `local` after the caller's stream has written it, and the caller's next write waits.
+  petsc_waits_for(stream);
+  {
+    PlacedDeviceArray owned(owned_values_, local);
+    FOEHN_PETSC_CHECK(VecGetLocalVector(global, owned_entries_));
+    const PetscErrorCode code = VecAXPY(owned_entries_, 1.0, owned_values_);
+    FOEHN_PETSC_CHECK(VecRestoreLocalVector(global, owned_entries_));
+    FOEHN_PETSC_CHECK(code);
+    owned.reset();
+  }
+  if (several_ranks_) {
+    PlacedDeviceArray ghosts(ghost_values_, local + owned_value_count());
+    FOEHN_PETSC_CHECK(
+        VecScatterBegin(ghost_scatter_, ghost_values_, global, ADD_VALUES, SCATTER_REVERSE));
+    FOEHN_PETSC_CHECK(
+        VecScatterEnd(ghost_scatter_, ghost_values_, global, ADD_VALUES, SCATTER_REVERSE));
+    ghosts.reset();
+  }
+  stream_waits_for_petsc(stream);
+#else
+  (void)local;
+  (void)global;
+  (void)mode;
+  (void)stream;
+#endif
 }
 
 }  // namespace foehn::petsc

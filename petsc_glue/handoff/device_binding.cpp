@@ -1,5 +1,11 @@
 #include "foehn/petsc/device_binding.hpp"
 
+#include <petscsys.h>
+
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
+#endif
+
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -25,6 +31,17 @@ int select_device_for_rank(MPI_Comm comm) {
   const int device = local_rank % devices;
   select_device(device);
   return device;
+}
+
+void preset_gpu_mpi_options() noexcept {
+#if defined(PETSC_HAVE_CUDA)
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  const bool cuda_aware = MPIX_Query_cuda_support() == 1;
+#else
+  const bool cuda_aware = false;
+#endif
+  if (!cuda_aware) (void)PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0");
+#endif
 }
 
 }  // namespace foehn::petsc

@@ -31,27 +31,28 @@ std::vector<PetscInt> owned_dirichlet_rows(const NodeNumbering& numbering,
   return rows;
 }
 
+double mean_abs_diagonal(Mat matrix) {
+  Vec diagonal_values = nullptr;
+  FOEHN_PETSC_CHECK(MatCreateVecs(matrix, nullptr, &diagonal_values));
+  PetscReal sum = 0;
+  PetscInt size = 0;
+  const PetscErrorCode code = [&] {
+    PetscErrorCode status = MatGetDiagonal(matrix, diagonal_values);
+    if (status == 0) status = VecNorm(diagonal_values, NORM_1, &sum);
+    if (status == 0) status = VecGetSize(diagonal_values, &size);
+    return status;
+  }();
+  VecDestroy(&diagonal_values);
+  FOEHN_PETSC_CHECK(code);
+  return size > 0 && sum > 0 ? sum / size : 1.0;
+}
+
 void apply_dirichlet(Mat matrix, std::span<const PetscInt> rows, Vec values, Vec rhs,
                      const DirichletOptions& options) {
   if (!std::isfinite(options.diagonal) || options.diagonal < 0)
     fail(ErrorCategory::invalid_input, "apply_dirichlet: diagonal ", options.diagonal,
          " (a positive number, or 0 for the mean diagonal of the matrix)");
-  double diagonal = options.diagonal;
-  if (diagonal == 0) {
-    Vec diagonal_values = nullptr;
-    FOEHN_PETSC_CHECK(MatCreateVecs(matrix, nullptr, &diagonal_values));
-    PetscReal sum = 0;
-    PetscInt size = 0;
-    const PetscErrorCode code = [&] {
-      PetscErrorCode status = MatGetDiagonal(matrix, diagonal_values);
-      if (status == 0) status = VecNorm(diagonal_values, NORM_1, &sum);
-      if (status == 0) status = VecGetSize(diagonal_values, &size);
-      return status;
-    }();
-    VecDestroy(&diagonal_values);
-    FOEHN_PETSC_CHECK(code);
-    diagonal = size > 0 && sum > 0 ? sum / size : 1.0;
-  }
+  const double diagonal = options.diagonal == 0 ? mean_abs_diagonal(matrix) : options.diagonal;
   const PetscInt count = static_cast<PetscInt>(rows.size());
   if (options.symmetry == DirichletSymmetry::symmetric)
     FOEHN_PETSC_CHECK(MatZeroRowsColumns(matrix, count, rows.data(), diagonal, values, rhs));

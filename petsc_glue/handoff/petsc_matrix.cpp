@@ -4,12 +4,14 @@
 #include <cstring>
 #include <utility>
 
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/scatter.hpp"
 #include "handoff_layout.hpp"
+#include "petsc_device_support.hpp"
 
 // PetscObjectStateGet/Increase: the object state is how solvers decide to rebuild a
 // preconditioner. PETSc 3.18 declares them only in this private header (public later).
@@ -61,14 +63,10 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
   if (path_ == HandoffPath::seq_array && ranks != 1)
     fail(ErrorCategory::invalid_input, "PetscMatrix: the seq_array hand-off needs one rank, the "
          "communicator has ", ranks, " (use coo)");
-  if (device_matrix_) {
-#if defined(PETSC_HAVE_CUDA)
-    path_ = HandoffPath::coo;  // cuSPARSE matrices take device values through COO only
-#else
-    fail(ErrorCategory::invalid_input, "PetscMatrix: device_matrix needs a PETSc built with CUDA; "
-         "this one (", PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR, ") is not");
-#endif
-  }
+  if (device_matrix_ && !device_solves_available())
+    fail(ErrorCategory::unavailable, "PetscMatrix: a matrix on the GPU (device_matrix) needs "
+         "PETSc and Foehn built with CUDA: ", detail::why_no_device_solves(), " (PETSc ",
+         PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR, ")");
 
   format_ = options.format;
   const bool square_blocks = block_rows == block_cols && block_rows > 1;
@@ -79,6 +77,9 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
   if (format_ == MatrixFormat::baij && !square_blocks)
     fail(ErrorCategory::invalid_input, "PetscMatrix: BAIJ needs square blocks larger than 1, the "
          "operator has ", block_rows, " x ", block_cols);
+  if (format_ == MatrixFormat::baij && device_matrix_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
+         "a device matrix is AIJ with block size ", block_rows, " (format aij)");
 
   FOEHN_PETSC_CHECK(MatCreate(numbering.comm, &mat_));
   try {
@@ -87,7 +88,9 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
                                   static_cast<PetscInt>(numbering.global_nodes * block_rows),
                                   static_cast<PetscInt>(numbering.global_nodes * block_cols)));
     FOEHN_PETSC_CHECK(MatSetBlockSizes(mat_, block_rows, block_cols));
-    if (path_ == HandoffPath::seq_array)
+    if (path_ == HandoffPath::seq_array && device_matrix_)
+      create_device_seq(pattern);
+    else if (path_ == HandoffPath::seq_array)
       create_seq_array(pattern);
     else
       create_coo(numbering, pattern);
@@ -120,11 +123,30 @@ void PetscMatrix::create_seq_array(const fe::CsrPattern& pattern) {
   FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
 }
 
+void PetscMatrix::create_device_seq(const fe::CsrPattern& pattern) {
+#if FOEHN_DEVICE_PETSC
+  FOEHN_PETSC_CHECK(MatSetType(mat_, MATSEQAIJCUSPARSE));
+  const detail::PointPattern point = detail::point_pattern(pattern, block_rows_, block_cols_);
+  FOEHN_PETSC_CHECK(
+      MatSeqAIJSetPreallocationCSR(mat_, point.row_offsets.data(), point.columns.data(), nullptr));
+  petsc_position_of_value_ = detail::aij_position_of_value(pattern, block_rows_, block_cols_);
+  FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+  // The pattern goes to the device once, here (the values are zero): every later update only
+  // writes the device value array.
+  PetscScalar* device_values = nullptr;
+  FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSEGetArray(mat_, &device_values));
+  FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSERestoreArray(mat_, &device_values));
+#else
+  (void)pattern;
+#endif
+}
+
 void PetscMatrix::create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern) {
   if (format_ == MatrixFormat::baij) {
     FOEHN_PETSC_CHECK(MatSetType(mat_, MATBAIJ));
   } else if (device_matrix_) {
-#if defined(PETSC_HAVE_CUDA)
+#if FOEHN_DEVICE_PETSC
     FOEHN_PETSC_CHECK(MatSetType(mat_, MATAIJCUSPARSE));
 #endif
   } else {
@@ -145,7 +167,11 @@ PetscMatrix::~PetscMatrix() {
     } catch (...) {
     }
   }
-  if (checked_out_array_ != nullptr) {
+  if (checked_out_array_ != nullptr && device_matrix_) {
+#if FOEHN_DEVICE_PETSC
+    MatSeqAIJCUSPARSERestoreArrayWrite(mat_, &checked_out_array_);
+#endif
+  } else if (checked_out_array_ != nullptr) {
     if (format_ == MatrixFormat::baij)
       MatSeqBAIJRestoreArray(mat_, &checked_out_array_);
     else
@@ -179,6 +205,7 @@ PetscMatrix& PetscMatrix::operator=(PetscMatrix&& other) noexcept {
   checkout_state_ = other.checkout_state_;
   pending_ = std::exchange(other.pending_, false);
   pending_uses_staging_ = other.pending_uses_staging_;
+  device_write_ = std::exchange(other.device_write_, DeviceWrite::none);
   return *this;
 }
 
@@ -187,9 +214,9 @@ void PetscMatrix::check_value_count(std::size_t count, const char* where) const 
     fail(ErrorCategory::invalid_input, "PetscMatrix::", where, ": ", count,
          " values for a matrix of ", value_count_, " (", block_rows_, " x ", block_cols_,
          " blocks on its pattern)");
-  if (pending_)
-    fail(ErrorCategory::invalid_input, "PetscMatrix::", where,
-         ": the previous begin_set_values was not ended");
+  if (pending_ || device_write_ != DeviceWrite::none)
+    fail(ErrorCategory::invalid_input, "PetscMatrix::", where, ": the previous ",
+         pending_ ? "begin_set_values" : "begin_device_write", " was not ended");
 }
 
 void PetscMatrix::check_block_shape(int block_rows, int block_cols) const {
@@ -242,16 +269,11 @@ void PetscMatrix::set_values(std::span<const double> values) {
 
 void PetscMatrix::begin_set_values(const DeviceArray<double>& values, const Stream& stream) {
   check_value_count(values.size(), "begin_set_values");
-  if (!copy_done_) copy_done_ = std::make_unique<::foehn::Event>();
-
-#if defined(PETSC_HAVE_CUDA)
-  if (device_matrix_) {
-    // The values stay on the device: PETSc reads them on its own stream after ours is done.
-    stream.synchronize();
-    FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, values.data(), INSERT_VALUES));
+  if (device_matrix_) {  // the values stay on the device: PETSc has them when this returns
+    publish_device_values(values.data(), stream);
     return;
   }
-#endif
+  if (!copy_done_) copy_done_ = std::make_unique<::foehn::Event>();
 
   const DeviceArray<double>* source = &values;
   if (path_ == HandoffPath::seq_array && !petsc_position_of_value_.empty()) {
@@ -301,6 +323,96 @@ void PetscMatrix::end_set_values() {
   }
   if (pending_uses_staging_) std::copy(staging_.begin(), staging_.end(), checked_out_array_);
   return_array();
+}
+
+double* PetscMatrix::checkout_device_array(const Stream& stream) {
+#if FOEHN_DEVICE_PETSC
+  stream_waits_for_petsc(stream);  // PETSc may still be reading the old values
+  PetscScalar* array = nullptr;
+  FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSEGetArrayWrite(mat_, &array));
+  checked_out_array_ = array;
+  return array;
+#else
+  (void)stream;
+  fail(ErrorCategory::unavailable, "PetscMatrix: ", detail::why_no_device_solves());
+#endif
+}
+
+void PetscMatrix::return_device_array(const Stream& stream) {
+#if FOEHN_DEVICE_PETSC
+  petsc_waits_for(stream);
+  // Raises the object state: solvers see new values and rebuild their preconditioners.
+  FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSERestoreArrayWrite(mat_, &checked_out_array_));
+  checked_out_array_ = nullptr;
+#else
+  (void)stream;
+#endif
+}
+
+void PetscMatrix::publish_device_values(const double* values, const Stream& stream) {
+  const ScopedLogEvent event(LogEvent::mat_update, reinterpret_cast<PetscObject>(mat_));
+  if (path_ == HandoffPath::coo) {
+    petsc_waits_for(stream);
+    FOEHN_PETSC_CHECK(MatSetValuesCOO(mat_, values, INSERT_VALUES));
+    // PETSc reads `values` on its stream: the caller's next write to them must wait for it.
+    stream_waits_for_petsc(stream);
+    return;
+  }
+  if (!petsc_position_of_value_.empty() && device_position_of_value_.empty()) {
+    device_position_of_value_ = DeviceArray<std::int32_t>(petsc_position_of_value_.size(), stream);
+    device_position_of_value_.copy_from_host_async(petsc_position_of_value_, stream);
+  }
+  double* array = checkout_device_array(stream);
+  if (petsc_position_of_value_.empty()) {
+    if (array != values)
+      ::foehn::detail::copy_async(array, values, value_count_ * sizeof(double),
+                                  ::foehn::detail::CopyKind::device_to_device,
+                                  stream.native_handle());
+  } else {
+    scatter_async(values, value_count_, device_position_of_value_.data(), array, stream);
+  }
+  return_device_array(stream);
+}
+
+void PetscMatrix::set_device_values(const double* values, const Stream& stream) {
+  check_value_count(value_count_, "set_device_values");
+  if (!device_matrix_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix::set_device_values: the matrix is a host ",
+         "matrix (MatrixHandoffOptions::device_matrix is off)");
+  publish_device_values(values, stream);
+}
+
+double* PetscMatrix::begin_device_write(const Stream& stream) {
+  check_value_count(value_count_, "begin_device_write");
+  if (!device_matrix_)
+    fail(ErrorCategory::invalid_input, "PetscMatrix::begin_device_write: the matrix is a host ",
+         "matrix (MatrixHandoffOptions::device_matrix is off)");
+  if (writes_in_place()) {
+    double* array = checkout_device_array(stream);
+    device_write_ = DeviceWrite::in_place;
+    return array;
+  }
+  if (device_permuted_.size() != value_count_)
+    device_permuted_ = DeviceArray<double>(value_count_, stream);
+  device_write_ = DeviceWrite::buffered;
+  return device_permuted_.data();
+}
+
+void PetscMatrix::end_device_write(const Stream& stream) {
+  const DeviceWrite write = std::exchange(device_write_, DeviceWrite::none);
+  switch (write) {
+    case DeviceWrite::none:
+      fail(ErrorCategory::invalid_input,
+           "PetscMatrix::end_device_write without a begin_device_write");
+    case DeviceWrite::in_place: {
+      const ScopedLogEvent event(LogEvent::mat_update, reinterpret_cast<PetscObject>(mat_));
+      return_device_array(stream);
+      return;
+    }
+    case DeviceWrite::buffered:
+      publish_device_values(device_permuted_.data(), stream);
+      return;
+  }
 }
 
 }  // namespace foehn::petsc

@@ -2,16 +2,18 @@
 #include <utility>
 #include <vector>
 
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/error.hpp"
 #include "handoff_layout.hpp"
+#include "petsc_device_support.hpp"
 
 namespace foehn::petsc {
 
-PetscVector::PetscVector(const NodeNumbering& numbering, int components)
-    : components_(components), distributed_(numbering.distributed()) {
+PetscVector::PetscVector(const NodeNumbering& numbering, int components, bool on_device)
+    : components_(components), distributed_(numbering.distributed()), on_device_(on_device) {
   PetscBool initialized = PETSC_FALSE;
   FOEHN_PETSC_CHECK(PetscInitialized(&initialized));
   if (!initialized)
@@ -20,6 +22,9 @@ PetscVector::PetscVector(const NodeNumbering& numbering, int components)
   if (components != 1 && components != 3)
     fail(ErrorCategory::invalid_input, "PetscVector: ", components,
          " components per node (1 or 3)");
+  if (on_device && !device_solves_available())
+    fail(ErrorCategory::unavailable, "PetscVector: a vector on the GPU needs PETSc and Foehn built "
+         "with CUDA: ", detail::why_no_device_solves());
   detail::check_fits_petsc_int(numbering.global_nodes * components, "PetscVector");
   local_values_ = static_cast<std::size_t>(numbering.local_nodes) * components;
   owned_values_ = static_cast<std::size_t>(numbering.owned_nodes) * components;
@@ -29,7 +34,12 @@ PetscVector::PetscVector(const NodeNumbering& numbering, int components)
     FOEHN_PETSC_CHECK(VecSetSizes(vec_, static_cast<PetscInt>(owned_values_),
                                   static_cast<PetscInt>(numbering.global_nodes * components)));
     FOEHN_PETSC_CHECK(VecSetBlockSize(vec_, components));
-    FOEHN_PETSC_CHECK(VecSetType(vec_, distributed_ ? VECMPI : VECSEQ));
+#if FOEHN_DEVICE_PETSC
+    if (on_device_)
+      FOEHN_PETSC_CHECK(VecSetType(vec_, distributed_ ? VECMPICUDA : VECSEQCUDA));
+    else
+#endif
+      FOEHN_PETSC_CHECK(VecSetType(vec_, distributed_ ? VECMPI : VECSEQ));
     if (distributed_) {
       std::vector<PetscInt> indices(local_values_);
       for (std::int32_t node = 0; node < numbering.local_nodes; ++node)
@@ -52,6 +62,7 @@ PetscVector::~PetscVector() {
     } catch (...) {
     }
   }
+  if (device_write_ != nullptr && !distributed_) (void)VecRestoreArrayWriteAndMemType(vec_, &device_write_);
   if (vec_ != nullptr) VecDestroy(&vec_);
 }
 
@@ -68,6 +79,9 @@ PetscVector& PetscVector::operator=(PetscVector&& other) noexcept {
   staging_ = std::move(other.staging_);
   copy_done_ = std::move(other.copy_done_);
   pending_ = std::exchange(other.pending_, false);
+  on_device_ = other.on_device_;
+  device_buffer_ = std::move(other.device_buffer_);
+  device_write_ = std::exchange(other.device_write_, nullptr);
   return *this;
 }
 
@@ -90,9 +104,14 @@ void PetscVector::begin_set_values(const DeviceArray<double>& local_values, cons
   if (local_values.size() != local_values_)
     fail(ErrorCategory::invalid_input, "PetscVector::begin_set_values: ", local_values.size(),
          " values for ", local_values_, " local entries");
-  if (pending_)
+  if (pending_ || device_write_ != nullptr)
     fail(ErrorCategory::invalid_input,
-         "PetscVector::begin_set_values: the previous begin_set_values was not ended");
+         "PetscVector::begin_set_values: the previous begin_set_values or begin_device_write "
+         "was not ended");
+  if (on_device_) {  // the values stay on the device
+    publish_device_values(local_values.data(), stream);
+    return;
+  }
   if (staging_.size() != local_values_) staging_ = PinnedArray<double>(local_values_);
   if (!copy_done_) copy_done_ = std::make_unique<::foehn::Event>();
   local_values.copy_to_host_async(staging_.span(), stream);
@@ -118,6 +137,62 @@ void PetscVector::get_owned_values(std::span<double> owned) const {
   FOEHN_PETSC_CHECK(VecGetArrayRead(vec_, &array));
   std::copy(array, array + owned_values_, owned.begin());
   FOEHN_PETSC_CHECK(VecRestoreArrayRead(vec_, &array));
+}
+
+void PetscVector::publish_device_values(const double* values, const Stream& stream) {
+  const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
+  if (distributed_) {
+    petsc_waits_for(stream);
+    FOEHN_PETSC_CHECK(VecSetValuesCOO(vec_, values, INSERT_VALUES));
+    stream_waits_for_petsc(stream);  // PETSc reads `values` on its stream
+    return;
+  }
+  const VecArray entries(vec_, VecAccess::write, &stream);
+  if (entries.data() != values)
+    ::foehn::detail::copy_async(entries.data(), values, local_values_ * sizeof(double),
+                                ::foehn::detail::CopyKind::device_to_device,
+                                stream.native_handle());
+}
+
+double* PetscVector::begin_device_write(const Stream& stream) {
+  if (!on_device_)
+    fail(ErrorCategory::invalid_input,
+         "PetscVector::begin_device_write: the Vec is a host Vec (made without on_device)");
+  if (pending_ || device_write_ != nullptr)
+    fail(ErrorCategory::invalid_input, "PetscVector::begin_device_write: the previous write was "
+         "not ended");
+  if (!distributed_) {
+    // One rank: the local values are the Vec's entries; write them in place.
+    PetscScalar* array = nullptr;
+    PetscMemType memory = PETSC_MEMTYPE_HOST;
+    FOEHN_PETSC_CHECK(VecGetArrayWriteAndMemType(vec_, &array, &memory));
+    if (!PetscMemTypeDevice(memory)) {
+      (void)VecRestoreArrayWriteAndMemType(vec_, &array);
+      fail(ErrorCategory::invalid_input, "PetscVector::begin_device_write: the Vec is bound to "
+           "the CPU (VecBindToCPU)");
+    }
+    stream_waits_for_petsc(stream);
+    device_write_ = array;
+    return array;
+  }
+  if (device_buffer_.size() != local_values_)
+    device_buffer_ = DeviceArray<double>(local_values_, stream);
+  device_write_ = device_buffer_.data();
+  return device_write_;
+}
+
+void PetscVector::end_device_write(const Stream& stream) {
+  if (device_write_ == nullptr)
+    fail(ErrorCategory::invalid_input,
+         "PetscVector::end_device_write without a begin_device_write");
+  double* written = std::exchange(device_write_, nullptr);
+  if (distributed_) {
+    publish_device_values(written, stream);
+    return;
+  }
+  const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
+  petsc_waits_for(stream);
+  FOEHN_PETSC_CHECK(VecRestoreArrayWriteAndMemType(vec_, &written));
 }
 
 }  // namespace foehn::petsc

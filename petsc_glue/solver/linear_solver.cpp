@@ -42,10 +42,42 @@ std::string label_of(const std::string& prefix) {
   return prefix.empty() ? std::string("(no prefix)") : "'" + prefix + "'";
 }
 
+// The kind's KSP and PC types on the GPU. What runs there: CG, GMRES, BiCGStab and their
+// vector work (cuBLAS and PETSc's CUDA kernels), SpMV (cuSPARSE), Jacobi (setup and
+// application), GAMG's solve phase with Chebyshev/Jacobi smoothing (its setup coarsens on the
+// host, once when the preconditioner is built once). What does not: point-block Jacobi and ILU
+// set up on the host (a PBJacobi rebuild copies the matrix back), hypre is CPU-only here.
+void apply_device_kind_types(KSP ksp, PC pc, SolverKind kind) {
+  switch (kind) {
+    case SolverKind::elliptic:
+    case SolverKind::pressure:
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPCG));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCGAMG));
+      return;
+    case SolverKind::advection_diffusion:
+    case SolverKind::momentum:
+      // Mass-dominated at the time steps of an atmospheric core (M/dt on the diagonal): a
+      // diagonal preconditioner converges in a few dozen iterations and costs one vector
+      // operation. GMRES over BiCGStab: more iterations but fewer reductions each, and each
+      // reduction waits for the device (measured: docs/solvers.md).
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPGMRES));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCJACOBI));
+      return;
+    case SolverKind::direct:
+      FOEHN_PETSC_CHECK(KSPSetType(ksp, KSPPREONLY));
+      FOEHN_PETSC_CHECK(PCSetType(pc, PCLU));
+      return;
+  }
+}
+
 // The kind's KSP and PC types; tolerances and the initial guess come from SolverSettings.
-void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind) {
+void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind, bool on_device) {
   PC pc = nullptr;
   FOEHN_PETSC_CHECK(KSPGetPC(ksp, &pc));
+  if (on_device) {
+    apply_device_kind_types(ksp, pc, kind);
+    return;
+  }
   switch (kind) {
     case SolverKind::elliptic:
     case SolverKind::pressure:
@@ -129,9 +161,10 @@ std::string_view to_string(SolverKind kind) {
   return "unknown";
 }
 
-SolverSettings SolverSettings::for_kind(SolverKind kind) {
+SolverSettings SolverSettings::for_kind(SolverKind kind, bool on_device) {
   SolverSettings settings;
   settings.kind = kind;
+  settings.on_device = on_device;
   // The previous step's pressure is close to this step's: start from it.
   if (kind == SolverKind::pressure) settings.initial_guess_nonzero = true;
   return settings;
@@ -163,11 +196,16 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   if (!prefix_.empty()) FOEHN_PETSC_CHECK(KSPSetOptionsPrefix(ksp_, prefix_.c_str()));
 
   // The code's choices first, so that KSPSetFromOptions lets the command line override them.
-  apply_kind_types(ksp_, comm, settings.kind);
-  if (!settings.preconditioner.empty()) {
-    PC pc = nullptr;
-    FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  apply_kind_types(ksp_, comm, settings.kind, settings.on_device);
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  if (!settings.preconditioner.empty())
     FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
+  PetscBool gamg = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+  if (gamg && settings.gamg_threshold >= 0) {
+    PetscReal threshold = settings.gamg_threshold;
+    FOEHN_PETSC_CHECK(PCGAMGSetThreshold(pc, &threshold, 1));
   }
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
@@ -207,7 +245,9 @@ LinearSolver::~LinearSolver() {
 void LinearSolver::destroy() noexcept {
   // After PetscFinalize the KSP is gone with PETSc's memory; destroying it would crash.
   if (ksp_ && detail::petsc_is_running()) (void)KSPDestroy(&ksp_);
+  if (pmat_snapshot_ && detail::petsc_is_running()) (void)MatDestroy(&pmat_snapshot_);
   ksp_ = nullptr;
+  pmat_snapshot_ = nullptr;
 }
 
 LinearSolver::LinearSolver(LinearSolver&& other) noexcept
@@ -216,6 +256,9 @@ LinearSolver::LinearSolver(LinearSolver&& other) noexcept
       kind_(other.kind_),
       pc_rebuild_interval_(other.pc_rebuild_interval_),
       allow_not_converged_(other.allow_not_converged_),
+      operator_(std::exchange(other.operator_, nullptr)),
+      user_pmat_(std::exchange(other.user_pmat_, nullptr)),
+      pmat_snapshot_(std::exchange(other.pmat_snapshot_, nullptr)),
       pmat_id_(other.pmat_id_),
       pmat_state_seen_(other.pmat_state_seen_),
       pc_built_(other.pc_built_),
@@ -231,6 +274,9 @@ LinearSolver& LinearSolver::operator=(LinearSolver&& other) noexcept {
     kind_ = other.kind_;
     pc_rebuild_interval_ = other.pc_rebuild_interval_;
     allow_not_converged_ = other.allow_not_converged_;
+    operator_ = std::exchange(other.operator_, nullptr);
+    user_pmat_ = std::exchange(other.user_pmat_, nullptr);
+    pmat_snapshot_ = std::exchange(other.pmat_snapshot_, nullptr);
     pmat_id_ = other.pmat_id_;
     pmat_state_seen_ = other.pmat_state_seen_;
     pc_built_ = other.pc_built_;
@@ -247,21 +293,36 @@ void LinearSolver::set_operator(Mat operator_matrix, Mat preconditioner_matrix) 
     fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
          ": set_operator needs a matrix, got a null Mat");
   Mat pmat = preconditioner_matrix ? preconditioner_matrix : operator_matrix;
-  FOEHN_PETSC_CHECK(KSPSetOperators(ksp_, operator_matrix, pmat));
+  operator_ = operator_matrix;
+  user_pmat_ = pmat;
   // Ids are unique for the whole run, unlike addresses, which a new Mat may reuse.
   PetscObjectId id = 0;
   FOEHN_PETSC_CHECK(PetscObjectGetId(reinterpret_cast<PetscObject>(pmat), &id));
   if (id != pmat_id_) {
     pmat_id_ = id;
     force_rebuild_ = true;
+    if (pmat_snapshot_) FOEHN_PETSC_CHECK(MatDestroy(&pmat_snapshot_));
   }
+  // A reused preconditioner keeps seeing its snapshot (taken when it is built).
+  FOEHN_PETSC_CHECK(KSPSetOperators(ksp_, operator_matrix,
+                                    pmat_snapshot_ && !force_rebuild_ ? pmat_snapshot_ : pmat));
+}
+
+void LinearSolver::take_snapshot() {
+  if (pmat_snapshot_) {
+    // A copy on whichever side the matrices live (MatCopy of GPU matrices goes through the
+    // host): zero, then add the same pattern.
+    FOEHN_PETSC_CHECK(MatZeroEntries(pmat_snapshot_));
+    FOEHN_PETSC_CHECK(MatAXPY(pmat_snapshot_, 1.0, user_pmat_, SAME_NONZERO_PATTERN));
+  } else {
+    FOEHN_PETSC_CHECK(MatDuplicate(user_pmat_, MAT_COPY_VALUES, &pmat_snapshot_));
+  }
+  FOEHN_PETSC_CHECK(KSPSetOperators(ksp_, operator_, pmat_snapshot_));
 }
 
 bool LinearSolver::decide_rebuild() {
-  Mat pmat = nullptr;
-  FOEHN_PETSC_CHECK(KSPGetOperators(ksp_, nullptr, &pmat));
   PetscObjectState state = 0;
-  FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(pmat), &state));
+  FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(user_pmat_), &state));
   const bool updated = state != pmat_state_seen_;
   pmat_state_seen_ = state;
   if (!pc_built_ || force_rebuild_) return true;
@@ -298,6 +359,7 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
 
   SolveResult result;
   result.preconditioner_rebuilt = decide_rebuild();
+  if (result.preconditioner_rebuilt && pc_rebuild_interval_ != 1) take_snapshot();
   const PetscBool reuse = result.preconditioner_rebuilt ? PETSC_FALSE : PETSC_TRUE;
   FOEHN_PETSC_CHECK(KSPSetReusePreconditioner(ksp_, reuse));
 

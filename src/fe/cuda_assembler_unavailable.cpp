@@ -2,6 +2,7 @@
 #include <exception>
 
 #include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/value_edits.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::fe {
@@ -37,16 +38,34 @@ BlockCsrMatrix CudaAssembler::download(const DeviceBlockCsrMatrix&,
   unavailable("download");
 }
 template <class Op>
-void CudaAssembler::assemble(const Op&, DeviceBlockCsrMatrix&, DeviceArray<double>*,
-                             AssemblyStrategy) {
+void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy) {
   unavailable("CUDA assembly");
 }
-template void CudaAssembler::assemble(const MassOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const AdvectionOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const DiffusionOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const AdvectionDiffusionOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const StabilisationOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const DivergenceOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
-template void CudaAssembler::assemble(const MomentumOperator&, DeviceBlockCsrMatrix&, DeviceArray<double>*, AssemblyStrategy);
+#define FOEHN_INSTANTIATE_UNAVAILABLE(Op) \
+  template void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy);
+FOEHN_INSTANTIATE_UNAVAILABLE(MassOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(AdvectionOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(DiffusionOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(AdvectionDiffusionOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(StabilisationOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(DivergenceOperator)
+FOEHN_INSTANTIATE_UNAVAILABLE(MomentumOperator)
+
+DeviceValueEdits::DeviceValueEdits(const ValueEdits&, const Stream&) {
+  unavailable("DeviceValueEdits");
+}
+void DeviceValueEdits::add_diagonal(double*, const double*, const Stream&) const {
+  unavailable("DeviceValueEdits::add_diagonal");
+}
+void DeviceValueEdits::apply_constraints(double*, double, const Stream&) const {
+  unavailable("DeviceValueEdits::apply_constraints");
+}
+void DeviceValueEdits::column_correction(const double*, const double*, double*,
+                                         const Stream&) const {
+  unavailable("DeviceValueEdits::column_correction");
+}
+void DeviceValueEdits::constrain_rhs(double*, const double*, double, const Stream&) const {
+  unavailable("DeviceValueEdits::constrain_rhs");
+}
 
 }  // namespace foehn::fe

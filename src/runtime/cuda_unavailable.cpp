@@ -74,6 +74,9 @@ void Event::synchronize() const {
 bool Event::query() const {
   fail_built_without_cuda("Event::query");
 }
+void order_streams(CUstream_st*, CUstream_st*) {
+  fail_built_without_cuda("order_streams");
+}
 float elapsed_ms(const Event&, const Event&) {
   fail_built_without_cuda("elapsed_ms");
 }
@@ -120,6 +123,9 @@ void HostRegistration::release() noexcept {}
 void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>&,
                    DeviceArray<double>&, const Stream&) {
   fail_built_without_cuda(detail::concat("scattering ", source.size(), " values on the device"));
+}
+void scatter_async(const double*, std::size_t count, const std::int32_t*, double*, const Stream&) {
+  fail_built_without_cuda(detail::concat("scattering ", count, " values on the device"));
 }
 
 namespace detail {

@@ -6,8 +6,11 @@
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
+#include "foehn/petsc/device_binding.hpp"
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  foehn::petsc::preset_gpu_mpi_options();  // a CUDA PETSc with Debian's OpenMPI
   if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
   PetscMPIInt rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);

@@ -2,8 +2,10 @@
 # Device calls for the mountain-wave core. Run from the repository root on the GPU host with
 #   ../shared/tools/gpu-bundle -o .gpu build/bin/{foehn-mountainwave,mountain_wave_gpu_test}
 # usage: validation/mountain_wave/run_on_device.sh <tests|perf|solvers|physics> [mesh_tets] [end_time]
-#   tests    CPU vs GPU from t = 0 (atomic strategies and deterministic), compute-sanitizer
-#   perf     Table 10 at the published size: 1 core, 1 core + GPU, 4 cores, 4 cores + GPU
+#   tests    CPU vs GPU from t = 0 (solves on the CPU: atomic strategies and deterministic; on
+#            the GPU: tight tolerances, no copies back), compute-sanitizer
+#   perf     Table 10: 1 core, all cores, 1 core + GPU, 4 cores + GPU, 1 core + GPU with the
+#            solves on the CPU (STEPS steps, 2 of them warm-up; PERF_OPTIONS added to each run)
 #   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU
 #   physics  the run compared with linear theory, 4 ranks + GPU (sections in $OUT/physics)
 set -uo pipefail
@@ -31,23 +33,25 @@ if [[ $what == tests ]]; then
 fi
 
 if [[ $what == perf ]]; then
-  steps=${STEPS:-6}
-  common=(-max_steps "$steps" -timing_warmup 2 -vtk 0 -sections 0 -dt 20)
-  # FAST: the fastest settings of the solver study, on every configuration alike.
-  fast=(-momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4
-        -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4
-        -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6
-        -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8
-        -projection_pc_type bjacobi)
-  [[ ${FAST:-0} == 1 ]] && common+=("${fast[@]}")
-  tag=${FAST:+-fast}
-  mw 1 cpu "1 CPU core" "$out/perf-1cpu$tag" "${common[@]}" > "$out/perf-1cpu$tag.log"
-  mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu$tag" "${common[@]}" > "$out/perf-1gpu$tag.log"
-  mw 4 cpu "4 CPU cores" "$out/perf-4cpu$tag" "${common[@]}" > "$out/perf-4cpu$tag.log"
-  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu$tag" "${common[@]}" > "$out/perf-4gpu$tag.log"
-  for f in perf-1cpu$tag perf-1gpu$tag perf-4cpu$tag perf-4gpu$tag; do
-    echo "== $f"; grep -E "^\| (Total|Momentum|Temperature)|foehn-mountainwave:" "$out/$f.log"
+  # Table 10: one core, every host core CPU-only (the fair CPU peer), one core + the GPU and four
+  # ranks + the GPU (solves on the GPU with a CUDA PETSc), and one core + the GPU with the solves
+  # on the host (the path of a PETSc without CUDA). -log_view of the GPU runs in log_view.txt.
+  steps=${STEPS:-5}
+  cores=$(nproc)
+  common=(-max_steps "$steps" -timing_warmup 2 -vtk 0 -sections 0 -dt 20 ${PERF_OPTIONS:-})
+  mw 1 cpu "1 CPU core" "$out/perf-1cpu" "${common[@]}" > "$out/perf-1cpu.log"
+  mw "$cores" cpu "$cores CPU cores" "$out/perf-allcpu" "${common[@]}" > "$out/perf-allcpu.log"
+  mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu" "${common[@]}" \
+    -log_view ":$out/perf-1gpu/log_view.txt" > "$out/perf-1gpu.log"
+  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" \
+    -log_view ":$out/perf-4gpu/log_view.txt" > "$out/perf-4gpu.log"
+  [[ ${HOST_SOLVES:-1} == 1 ]] && mw 1 cuda "1 CPU core + 1 GPU, solves on the CPU" \
+    "$out/perf-1gpu-hostsolves" "${common[@]}" -foehn_solves host > "$out/perf-1gpu-hostsolves.log"
+  for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-1gpu-hostsolves; do
+    [[ -f $out/$f.log ]] || continue
+    echo "== $f"; grep -E "^\| (Total|Momentum)|foehn-mountainwave:|rror" "$out/$f.log"
   done
+  grep -E "^(MatCUSPARSCopyFr|MatCUSPARSCopyTo|FoehnCopyD2H)|Stage [0-9]" "$out/perf-1gpu/log_view.txt" | head -40
 fi
 
 if [[ $what == solvers ]]; then
@@ -68,6 +72,21 @@ if [[ $what == solvers ]]; then
 -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8
 -momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4 -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4 -momentum_ksp_initial_guess_nonzero -theta_ksp_initial_guess_nonzero -qv_ksp_initial_guess_nonzero -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8 -projection_pc_type bjacobi
 VARIANTS
+fi
+
+if [[ $what == gpusolvers ]]; then
+  # Solver choices for the GPU-resident core, one GPU: each line a variant over the defaults.
+  steps=${STEPS:-4}
+  common=(-max_steps "$steps" -timing_warmup 1 -vtk 0 -sections 0 -dt 20)
+  i=0
+  while IFS= read -r variant; do
+    i=$((i + 1))
+    mw 1 cuda "1 core + GPU: ${variant:-defaults}" "$out/gpusolver-$i" "${common[@]}" $variant \
+      > "$out/gpusolver-$i.log"
+    printf '%-100s' "${variant:-defaults}"
+    grep -E "^\| Total timestep" "$out/gpusolver-$i.log" | awk -F'|' '{printf "%s s/step  ", $3}'
+    grep -E "^ +$steps " "$out/gpusolver-$i.log" | awk '{print "its", $5, $6, $9, $10, $11}'
+  done < "${GPU_VARIANTS:-validation/mountain_wave/gpu_solver_variants.txt}"
 fi
 
 if [[ $what == physics ]]; then

@@ -46,6 +46,24 @@ struct DeviceBlockCsrMatrix {
   DeviceArray<double> values;
 };
 
+// Where an assembly writes: device memory the caller owns (a DeviceBlockCsrMatrix) or borrows
+// (a PETSc Mat's or Vec's device array, see foehn/petsc/matrix_handoff.hpp): value_count =
+// nnz * block_rows * block_cols values in Foehn's block order, and, when rhs is not null,
+// rhs_count = node_count * block_rows right-hand-side values. Every value is overwritten.
+struct DeviceAssemblyTarget {
+  int block_rows = 1;
+  int block_cols = 1;
+  double* values = nullptr;
+  std::size_t value_count = 0;
+  double* rhs = nullptr;
+  std::size_t rhs_count = 0;
+
+  static DeviceAssemblyTarget of(DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs) {
+    return {matrix.block_rows, matrix.block_cols, matrix.values.data(), matrix.values.size(),
+            rhs ? rhs->data() : nullptr, rhs ? rhs->size() : 0};
+  }
+};
+
 // Per-stage times of the seed pipeline (milliseconds, summed over calls), for the published
 // breakdown: events between the stages, and a wait for the last one at the end of every
 // profiled assembly (benchmarks only).
@@ -101,7 +119,13 @@ class CudaAssembler {
   // the host; field values are the caller's (device memory).
   template <class Op>
   void assemble(const Op& op, DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs,
-                AssemblyStrategy strategy);
+                AssemblyStrategy strategy) {
+    assemble(op, DeviceAssemblyTarget::of(matrix, rhs), strategy);
+  }
+  // The same into any device memory of the right sizes (checked), e.g. straight into the value
+  // array of a PETSc Mat on the GPU. The memory must be free to write on the assembler's stream.
+  template <class Op>
+  void assemble(const Op& op, const DeviceAssemblyTarget& target, AssemblyStrategy strategy);
 
   // Copies device values into a host matrix on `pattern` (waits for the stream).
   BlockCsrMatrix download(const DeviceBlockCsrMatrix& matrix,

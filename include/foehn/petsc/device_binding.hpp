@@ -10,7 +10,14 @@ namespace foehn::petsc {
 int host_local_rank(MPI_Comm comm);
 
 // Selects device host_local_rank % device count on the calling thread and returns it.
-// Collective. Throws foehn::Error (unavailable) when the host has no CUDA device.
+// Collective. Throws foehn::Error (unavailable) when the host has no CUDA device. (A PETSc built
+// with CUDA picks its device as rank % device count, the same on one host.)
 int select_device_for_rank(MPI_Comm comm);
+
+// For programs linked to a PETSc built with CUDA, BEFORE PetscInitialize: when MPI is not
+// CUDA-aware (Debian's OpenMPI), presets -use_gpu_aware_mpi 0, without which PETSc aborts at
+// start on a GPU; the command line, PETSC_OPTIONS and option files still decide. Does nothing
+// with a PETSc without CUDA. Never throws.
+void preset_gpu_mpi_options() noexcept;
 
 }  // namespace foehn::petsc

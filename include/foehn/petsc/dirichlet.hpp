@@ -34,6 +34,10 @@ struct DirichletOptions {
   double diagonal = 0.0;  // 0: mean |diagonal| of A
 };
 
+// The mean magnitude of A's diagonal (1 for an empty or zero diagonal): the default diagonal
+// of constrained rows. Collective; runs on the GPU for a matrix there.
+double mean_abs_diagonal(Mat matrix);
+
 // Applies the conditions: `values` holds the prescribed values at the constrained rows (other
 // entries are not read); `rhs` is adjusted. Collective on A's communicator.
 void apply_dirichlet(Mat matrix, std::span<const PetscInt> rows, Vec values, Vec rhs,

@@ -60,9 +60,17 @@ struct SolverSettings {
   // PETSc PC type replacing the kind's ("hypre", "jacobi", ...; empty: the kind's), still
   // overridden by -<prefix>pc_type.
   std::string preconditioner;
+  // The operators live on the GPU (MATAIJCUSPARSE): the kind's defaults are then ones whose
+  // setup and application stay on the GPU (docs/solvers.md, "On the GPU").
+  bool on_device = false;
+  // GAMG's threshold for dropping weak graph edges when coarsening (-<prefix>pc_gamg_threshold;
+  // negative: PETSc's default). On meshes whose cells are much flatter than wide, as in
+  // atmospheric models, a small positive value makes coarsening follow the strong (vertical)
+  // couplings. Only used when the preconditioner is GAMG.
+  double gamg_threshold = -1;
 
   // The defaults of a kind (the table in docs/solvers.md).
-  static SolverSettings for_kind(SolverKind kind);
+  static SolverSettings for_kind(SolverKind kind, bool on_device = false);
 };
 
 struct SolveResult {
@@ -126,6 +134,7 @@ class LinearSolver {
  private:
   void configure(MPI_Comm comm, const SolverSettings& settings);
   bool decide_rebuild();
+  void take_snapshot();
   void pass_reuse_to_blocks(PetscBool reuse) const;
   void destroy() noexcept;
 
@@ -136,7 +145,13 @@ class LinearSolver {
   bool allow_not_converged_ = false;
 
   // Preconditioner reuse: operator updates are counted from the state of the preconditioner
-  // matrix, which PETSc increases whenever its values change.
+  // matrix, which PETSc increases whenever its values change. A reused preconditioner is built
+  // from a snapshot of that matrix taken at the build, so that it really stays what it was:
+  // parts of PETSc react to the live matrix's state otherwise (the Chebyshev smoothers of GAMG's
+  // finest level re-estimate their eigenvalues after every update of the operator).
+  Mat operator_ = nullptr;      // not owned
+  Mat user_pmat_ = nullptr;     // not owned
+  Mat pmat_snapshot_ = nullptr; // owned; pc_rebuild_interval != 1 only
   PetscObjectId pmat_id_ = 0;
   PetscObjectState pmat_state_seen_ = -1;
   bool pc_built_ = false;

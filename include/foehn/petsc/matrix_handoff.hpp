@@ -12,9 +12,15 @@
 //  - coo (several ranks, or on request): MATMPIAIJ (MATAIJ) through MatSetPreallocationCOO once
 //    and MatSetValuesCOO per assembly. Every rank passes the entries of its own elements,
 //    ghost rows included; PETSc sums entries of rows owned by other ranks. Values go to PETSc
-//    in Foehn's own order, so nothing is permuted. With a CUDA-enabled PETSc
-//    (PETSC_HAVE_CUDA) and device_matrix set, the Mat is MATAIJCUSPARSE and device values
-//    are passed to MatSetValuesCOO directly, never leaving the GPU.
+//    in Foehn's own order, so nothing is permuted.
+//
+// On the GPU (device_matrix, a PETSc built with CUDA; device_solves_available()): the Mat is
+// MATSEQAIJCUSPARSE on one rank and MATMPIAIJCUSPARSE on several, and device values never
+// leave the GPU. One rank: the pattern is handed over once and every update writes PETSc's
+// device value array in place: the assembler writes straight into it when the orders agree
+// (scalar operators and 1 x C blocks: begin_device_write returns PETSc's array), and one
+// device permutation moves R x C blocks into PETSc's point rows otherwise. Several ranks:
+// MatSetValuesCOO with the device pointer. Streams are ordered with PETSc's (device_petsc.hpp).
 //
 // Device hand-off is split in begin/end so that the copy of one system overlaps the assembly
 // of the next: begin() queues the work on the given stream and returns; end() waits for it and
@@ -63,8 +69,8 @@ struct MatrixHandoffOptions {
   // when it holds at least this many bytes; smaller arrays may share a page with other memory,
   // which CUDA cannot register twice, so they go through a pinned staging buffer.
   std::size_t register_threshold_bytes = std::size_t{1} << 20;
-  // Keep the matrix on the GPU (MATAIJCUSPARSE, device pointers to MatSetValuesCOO). Only with
-  // a PETSc built with CUDA; otherwise asking for it is invalid_input.
+  // Keep the matrix on the GPU (MATAIJCUSPARSE; see above). Only where
+  // device_solves_available(); otherwise asking for it is invalid_input (unavailable).
   bool device_matrix = false;
 };
 
@@ -88,6 +94,12 @@ class PetscMatrix {
   std::size_t value_count() const noexcept { return value_count_; }
   // True when device copies go straight into PETSc's page-locked value array.
   bool copies_into_registered_array() const noexcept { return registration_.registered(); }
+  // True for a matrix on the GPU (device_matrix).
+  bool on_device() const noexcept { return device_matrix_; }
+  // True when begin_device_write hands out PETSc's own value array (one rank, orders agree).
+  bool writes_in_place() const noexcept {
+    return device_matrix_ && path_ == HandoffPath::seq_array && petsc_position_of_value_.empty();
+  }
 
   // Host values in Foehn's order (BlockCsrMatrix::values). Collective.
   void set_values(std::span<const double> values);
@@ -114,11 +126,27 @@ class PetscMatrix {
     end_set_values();
   }
 
+  // Matrices on the GPU: device memory for value_count() values in Foehn's order, to be written
+  // completely on `stream` (by an assembly, fe::CudaAssembler::assemble with a
+  // DeviceAssemblyTarget, and any edits of the values), then published to PETSc by
+  // end_device_write on the same stream. PETSc's own value array when writes_in_place(), else
+  // a buffer of this object. invalid_input for a host matrix.
+  double* begin_device_write(const Stream& stream);
+  void end_device_write(const Stream& stream);
+  // Matrices on the GPU: value_count() device values in Foehn's order, ready on `stream`, become
+  // the matrix's values (the caller may overwrite them on `stream` when this returns).
+  void set_device_values(const double* values, const Stream& stream);
+
  private:
   void create_seq_array(const fe::CsrPattern& pattern);
   void create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
   double* checkout_array();
   void return_array();
+  void create_device_seq(const fe::CsrPattern& pattern);
+  // Device values in Foehn's order -> PETSc, ordered after `stream` (device matrices).
+  void publish_device_values(const double* values, const Stream& stream);
+  double* checkout_device_array(const Stream& stream);
+  void return_device_array(const Stream& stream);
   void check_value_count(std::size_t count, const char* where) const;
   void check_block_shape(int block_rows, int block_cols) const;
 
@@ -132,9 +160,12 @@ class PetscMatrix {
   // seq_array: PETSc position of every Foehn value; empty when the orders agree (scalar AIJ,
   // or 1 x C blocks).
   std::vector<std::int32_t> petsc_position_of_value_;
-  // Device hand-off state, created on first use.
+  // Device hand-off state, created on first use: the positions on the device, and a buffer for
+  // values in Foehn's order (permuted into PETSc's order for host matrices, or written by
+  // begin_device_write when PETSc's array cannot take them in place).
   DeviceArray<std::int32_t> device_position_of_value_;
   DeviceArray<double> device_permuted_;
+  enum class DeviceWrite { none, in_place, buffered } device_write_ = DeviceWrite::none;
   PinnedArray<double> staging_;
   HostRegistration registration_;
   std::unique_ptr<::foehn::Event> copy_done_;

@@ -14,6 +14,11 @@
 //
 // Every call is collective on the mesh's communicator; size mismatches are reported on every
 // rank (foehn::Error, invalid_input), so no rank is left waiting in a scatter.
+//
+// A device exchange (device_vectors, where device_solves_available()) makes VECCUDA vectors and
+// moves local arrays in device memory: owned values are device copies, ghost values travel
+// through PETSc's scatter on the device (staged through the host between ranks when MPI is not
+// CUDA-aware), ordered against the caller's stream.
 #include <petscvec.h>
 
 #include <cstddef>
@@ -22,6 +27,7 @@
 #include <vector>
 
 #include "foehn/petsc/distributed_mesh.hpp"
+#include "foehn/runtime/stream.hpp"
 
 namespace foehn::petsc {
 
@@ -53,7 +59,7 @@ class NodeExchange {
   // Collective. components >= 1. Keeps no reference to `mesh`, only its layout; the mesh's
   // communicator must outlive the exchange, and the exchange (like every PETSc object) must
   // be destroyed before PetscFinalize.
-  NodeExchange(const DistributedMesh& mesh, int components);
+  NodeExchange(const DistributedMesh& mesh, int components, bool device_vectors = false);
   ~NodeExchange();
   NodeExchange(NodeExchange&& other) noexcept;
   NodeExchange& operator=(NodeExchange&& other) noexcept;
@@ -61,6 +67,7 @@ class NodeExchange {
   NodeExchange& operator=(const NodeExchange&) = delete;
 
   int components() const noexcept { return components_; }
+  bool device_vectors() const noexcept { return device_vectors_; }
   std::size_t local_value_count() const noexcept;  // local nodes * components
   std::size_t owned_value_count() const noexcept;  // owned nodes * components
 
@@ -76,6 +83,12 @@ class NodeExchange {
   // plain sum).
   void local_to_global(std::span<const double> local, Vec global, ExchangeMode mode) const;
 
+  // The same with `local` in device memory (local_value_count() values), for a device exchange;
+  // the copies run on `stream`, which the exchange orders against PETSc's.
+  void global_to_local(Vec global, double* local, std::size_t count, const Stream& stream) const;
+  void local_to_global(const double* local, std::size_t count, Vec global, ExchangeMode mode,
+                       const Stream& stream) const;
+
  private:
   void check_not_moved_from() const;
   void check_vector(Vec global, std::size_t local_values) const;
@@ -83,6 +96,8 @@ class NodeExchange {
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   int components_ = 1;
+  bool device_vectors_ = false;
+  bool several_ranks_ = false;
   std::int32_t owned_nodes_ = 0;
   std::int32_t local_nodes_ = 0;
   std::int64_t global_nodes_ = 0;
@@ -91,6 +106,12 @@ class NodeExchange {
   Vec ghost_values_ = nullptr;  // sequential, no storage of its own: the ghost part of a local
                                 // array is placed into it (VecPlaceArray) for each exchange
   VecScatter ghost_scatter_ = nullptr;  // global entries of the ghosts -> ghost_values_
+  // Device exchanges, add mode: the owned part of a local array and of a global Vec as
+  // sequential device Vecs without storage of their own.
+  Vec owned_values_ = nullptr;
+  Vec owned_entries_ = nullptr;
+
+  void check_device(const char* who) const;
 };
 
 // The values of every node in the input mesh's numbering, on rank 0 (an empty vector on the

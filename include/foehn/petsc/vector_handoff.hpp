@@ -6,6 +6,11 @@
 // VecSetPreallocationCOO once, VecSetValuesCOO per assembly (PETSc sums the ghost
 // contributions into their owners). Device values go through a pinned staging buffer,
 // asynchronously between begin and end, like PetscMatrix.
+//
+// On the GPU (on_device, where device_solves_available()) the Vec is VECCUDA and device values
+// stay there: one rank writes PETSc's device array in place (begin_device_write hands it out,
+// so an assembly can write its right-hand side straight into it), several ranks pass the
+// device pointer to VecSetValuesCOO.
 #include <petscvec.h>
 
 #include <memory>
@@ -20,8 +25,9 @@ namespace foehn::petsc {
 
 class PetscVector {
  public:
-  // Collective on numbering.comm. components: 1 (scalar) or 3 (vector field).
-  PetscVector(const NodeNumbering& numbering, int components);
+  // Collective on numbering.comm. components: 1 (scalar) or 3 (vector field). on_device: a
+  // VECCUDA Vec (unavailable where device_solves_available() is false).
+  PetscVector(const NodeNumbering& numbering, int components, bool on_device = false);
   ~PetscVector();
   PetscVector(PetscVector&&) noexcept;
   PetscVector& operator=(PetscVector&&) noexcept;
@@ -31,11 +37,18 @@ class PetscVector {
   Vec vec() const noexcept { return vec_; }
   int components() const noexcept { return components_; }
   std::size_t local_value_count() const noexcept { return local_values_; }
+  bool on_device() const noexcept { return on_device_; }
 
   // Sets the Vec to the sum over ranks of every rank's local values. Collective.
   void set_values(std::span<const double> local_values);
   void begin_set_values(const DeviceArray<double>& local_values, const Stream& stream);
   void end_set_values();
+
+  // Vecs on the GPU: device memory for local_value_count() values, to be written completely
+  // on `stream` and then published by end_device_write on the same stream (PETSc's own array on
+  // one rank). invalid_input for a host Vec.
+  double* begin_device_write(const Stream& stream);
+  void end_device_write(const Stream& stream);
 
   // Copies this rank's owned entries (owned_nodes * components values) out of the Vec.
   void get_owned_values(std::span<double> owned) const;
@@ -49,6 +62,12 @@ class PetscVector {
   PinnedArray<double> staging_;
   std::unique_ptr<::foehn::Event> copy_done_;
   bool pending_ = false;
+  bool on_device_ = false;
+  // Device Vecs: local values in Foehn's order where PETSc's array cannot take them in place.
+  DeviceArray<double> device_buffer_;
+  double* device_write_ = nullptr;  // what begin_device_write handed out, until its end
+
+  void publish_device_values(const double* values, const Stream& stream);
 };
 
 }  // namespace foehn::petsc

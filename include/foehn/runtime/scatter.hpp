@@ -14,5 +14,9 @@ namespace foehn {
 // once per pattern). Asynchronous on `stream`.
 void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>& index,
                    DeviceArray<double>& destination, const Stream& stream);
+// The same on device memory owned elsewhere (e.g. a PETSc Mat's value array): `count` values and
+// indices; the destination's size is the caller's contract.
+void scatter_async(const double* source, std::size_t count, const std::int32_t* index,
+                   double* destination, const Stream& stream);
 
 }  // namespace foehn

@@ -60,6 +60,12 @@ class Event {
   CUevent_st* handle_ = nullptr;  // null only after a move
 };
 
+// Orders streams that Foehn does not own (a library's, such as PETSc's) against Foehn's: work
+// queued on `consumer` after the call waits for the work queued on `producer` before it, without
+// blocking the host. A null handle is the legacy default stream. Needed wherever Foehn and
+// another library write and read the same device arrays from their own streams.
+void order_streams(CUstream_st* producer, CUstream_st* consumer);
+
 // Milliseconds between two recorded events; waits for `stop`.
 float elapsed_ms(const Event& start, const Event& stop);
 

@@ -8,6 +8,7 @@
 #include <random>
 
 #include "foehn/fe/cpu_assembler.hpp"
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "handoff_test_support.hpp"
@@ -217,12 +218,18 @@ TEST_F(MatrixHandoffTest, BadUseIsRejectedWithClearErrors) {
             ErrorCategory::invalid_input);
   EXPECT_EQ(category_of([&] { PetscMatrix(numbering(), k.pattern, 4, 4); }),
             ErrorCategory::invalid_input);
-#if !defined(PETSC_HAVE_CUDA)
   MatrixHandoffOptions device;
   device.device_matrix = true;
-  EXPECT_EQ(category_of([&] { PetscMatrix(numbering(), k.pattern, 1, 1, device); }),
-            ErrorCategory::invalid_input);
-#endif
+  if (!device_solves_available()) {  // a PETSc without CUDA (or Foehn without its backend)
+    EXPECT_EQ(category_of([&] { PetscMatrix(numbering(), k.pattern, 1, 1, device); }),
+              ErrorCategory::unavailable);
+    EXPECT_EQ(category_of([&] { PetscVector(numbering(), 1, true); }), ErrorCategory::unavailable);
+  }
+  device.format = MatrixFormat::baij;  // no block matrices on the GPU, whatever the build
+  if (device_solves_available()) {
+    EXPECT_EQ(category_of([&] { PetscMatrix(numbering(), assembled_->momentum.pattern, 3, 3, device); }),
+              ErrorCategory::invalid_input);
+  }
   EXPECT_EQ(category_of([&] { serial_numbering(PETSC_COMM_SELF, -1); }),
             ErrorCategory::invalid_input);
 }

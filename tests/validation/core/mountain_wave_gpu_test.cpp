@@ -1,10 +1,16 @@
 // CPU vs GPU from t = 0 on a fixed mesh, the published port's validation: the same core run
-// with the CPU reference assembly and with the CUDA assembly. With atomic strategies the sums
-// differ in order only, so w and theta' agree to round-off grown over the steps (<= 1e-10);
-// the deterministic strategy reproduces the CPU sums bit for bit, so the runs are identical.
+// with the CPU reference assembly and with the CUDA assembly. Solves on the host (as with a
+// PETSc without CUDA): with atomic strategies the sums differ in order only, so w and theta'
+// agree to round-off grown over the steps (<= 1e-10); the deterministic strategy reproduces the
+// CPU sums bit for bit, so the runs are identical. Solves on the GPU (a PETSc built with CUDA):
+// other preconditioners and other arithmetic, so both runs solve to tight tolerances and agree
+// to 1e-10; and after the first step (which builds the preconditioners) no step copies a
+// matrix back to the host.
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
+#include "foehn/petsc/device_petsc.hpp"
+#include "foehn/petsc/log_events.hpp"
 #include "mountain_wave_test_support.hpp"
 #include "support/gpu_test.hpp"
 
@@ -16,15 +22,54 @@ using testing::max_abs_difference;
 using testing::small_domain;
 
 ModelState run(const petsc::DistributedMesh& mesh, const MountainMeshOptions& domain,
-               Backend backend, fe::AssemblyStrategy strategy, int steps) {
+               Backend backend, fe::AssemblyStrategy strategy, int steps,
+               SolvePlacement solves = SolvePlacement::host) {
   Numerics numerics;
   numerics.dt = 30;
   numerics.backend = backend;
   numerics.strategy = strategy;
+  numerics.solves = solves;
   MountainWaveModel model(mesh, domain, Physics{}, numerics);
-  ModelState state = model.initial_state();
-  for (int step = 0; step < steps; ++step) model.step(state);
-  return state;
+  EXPECT_EQ(model.device_solves(), solves == SolvePlacement::device);
+  model.set_state(model.initial_state());
+  for (int step = 0; step < steps; ++step) model.step();
+  return model.state();
+}
+
+// Every system solved to a relative residual of 1e-12, for comparing runs whose solvers differ.
+class TightTolerances {
+ public:
+  TightTolerances() {
+    for (const char* prefix : prefixes) {
+      PetscOptionsSetValue(nullptr, (std::string("-") + prefix + "ksp_rtol").c_str(), "1e-12");
+      PetscOptionsSetValue(nullptr, (std::string("-") + prefix + "ksp_max_it").c_str(), "5000");
+    }
+  }
+  ~TightTolerances() {
+    for (const char* prefix : prefixes) {
+      PetscOptionsClearValue(nullptr, (std::string("-") + prefix + "ksp_rtol").c_str());
+      PetscOptionsClearValue(nullptr, (std::string("-") + prefix + "ksp_max_it").c_str());
+    }
+  }
+
+ private:
+  static constexpr const char* prefixes[] = {"theta_", "qv_", "qc_", "qr_", "momentum_",
+                                             "pressure_", "projection_"};
+};
+
+bool device_solves_possible() {
+  return petsc::device_solves_available() && cuda_device_count() > 0;
+}
+
+// PETSc's count of `event` in the log stage `stage` (0 when the stage was never entered).
+double event_count(const char* stage, const char* event) {
+  PetscLogStage stage_id = -1;
+  PetscLogEvent event_id = -1;
+  if (PetscLogStageGetId(stage, &stage_id) != 0 || stage_id < 0) return 0;
+  EXPECT_EQ(PetscLogEventGetId(event, &event_id), 0);
+  PetscEventPerfInfo info{};
+  EXPECT_EQ(PetscLogEventGetPerfInfo(stage_id, event_id, &info), 0);
+  return info.count;
 }
 
 std::vector<double> vertical_velocity(const ModelState& state) {
@@ -56,10 +101,48 @@ TEST(MountainWaveGpu, DeterministicAssemblyReproducesTheCpuRunExactly) {
   const auto mesh = distributed_small_mesh(domain, PETSC_COMM_SELF);
   const ModelState cpu = run(mesh, domain, Backend::cpu, fe::AssemblyStrategy::deterministic, 10);
   const ModelState gpu = run(mesh, domain, Backend::cuda, fe::AssemblyStrategy::deterministic, 10);
+  EXPECT_EQ(gpu.step, 10);
   EXPECT_EQ(max_abs_difference(vertical_velocity(gpu), vertical_velocity(cpu)), 0.0);
   EXPECT_EQ(max_abs_difference(gpu.theta, cpu.theta), 0.0);
   EXPECT_EQ(gpu.velocity, cpu.velocity);
   EXPECT_EQ(gpu.pressure, cpu.pressure);
+}
+
+TEST(MountainWaveGpu, DeviceSolvesMatchTheCpuRunWithTightTolerances) {
+  FOEHN_SKIP_WITHOUT_GPU();
+  if (!device_solves_possible()) GTEST_SKIP() << "this PETSc is built without CUDA";
+  const MountainMeshOptions domain = small_domain(10);
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_SELF);
+  const TightTolerances tight;
+  const ModelState cpu = run(mesh, domain, Backend::cpu, fe::AssemblyStrategy::fused_atomic, 10);
+  for (const auto strategy : {fe::AssemblyStrategy::fused_atomic, fe::AssemblyStrategy::deterministic}) {
+    const ModelState gpu = run(mesh, domain, Backend::cuda, strategy, 10, SolvePlacement::device);
+    const double dw = max_abs_difference(vertical_velocity(gpu), vertical_velocity(cpu));
+    const double dtheta = max_abs_difference(gpu.theta, cpu.theta);
+    std::printf("solves on the GPU, %s: max |w_gpu - w_cpu| = %.3e m/s, max |theta'_gpu - "
+                "theta'_cpu| = %.3e K\n",
+                std::string(fe::to_string(strategy)).c_str(), dw, dtheta);
+    EXPECT_LE(dw, 1e-10);
+    EXPECT_LE(dtheta, 1e-10);
+    EXPECT_EQ(gpu.step, 10);
+  }
+}
+
+TEST(MountainWaveGpu, StepsAfterTheFirstCopyNoMatrixBackToTheHost) {
+  FOEHN_SKIP_WITHOUT_GPU();
+  if (!device_solves_possible()) GTEST_SKIP() << "this PETSc is built without CUDA";
+  ASSERT_EQ(PetscLogDefaultBegin(), 0);  // events are counted from here on
+  const MountainMeshOptions domain = small_domain(8);
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_SELF);
+  const ModelState state = run(mesh, domain, Backend::cuda, fe::AssemblyStrategy::fused_atomic, 4,
+                               SolvePlacement::device);
+  EXPECT_EQ(state.step, 4);
+  // The first step built the preconditioners; the other three are the steady state.
+  EXPECT_EQ(event_count("MountainWaveStep", "MatCUSPARSCopyFr"), 0.0);
+  EXPECT_EQ(event_count("MountainWaveStep", "FoehnCopyD2H"), 0.0);
+  EXPECT_EQ(event_count("MountainWaveStep", "FoehnCopyH2D"), 0.0);
+  EXPECT_GT(event_count("MountainWaveStep", "FoehnAssembleGPU"), 0.0);
+  EXPECT_GT(event_count("MountainWaveStep", "KSPSolve"), 0.0);
 }
 
 }  // namespace

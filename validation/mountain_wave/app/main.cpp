@@ -8,12 +8,13 @@
 //   mpiexec -n 4 foehn-mountainwave -mesh_tets 554394 -foehn_backend cuda -end_time 3600
 #include <petscsys.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
+#include <nlohmann/json.hpp>
 
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/petsc/device_binding.hpp"
@@ -48,7 +49,7 @@ petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm com
   return mesh;
 }
 
-std::string fingerprint_of(const RunOptions& o, Backend backend, int ranks) {
+std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_solves, int ranks) {
   const auto& d = o.domain;
   const auto& p = o.physics;
   const auto& n = o.numerics;
@@ -65,6 +66,7 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, int ranks) {
       .add("stabilisation_interval", n.stabilisation_interval)
       // The same backend, strategy and rank count give the same sums: a bitwise restart.
       .add("backend", std::string(to_string(backend))).add("strategy", std::string(fe::to_string(n.strategy)))
+      .add("solves", std::string(device_solves ? "device" : "host"))
       .add("ranks", ranks);
   return f.str();
 }
@@ -85,6 +87,43 @@ double shortest_edge(const TetMesh& local, MPI_Comm comm) {
   MPI_Allreduce(&shortest, &result, 1, MPI_DOUBLE, MPI_MIN, comm);
   return result;
 }
+
+// Means over the timed steps of what Table 10 does not show: the matrix rows split into the
+// assemblies and their edits + hand-off, and the Krylov iterations of every system.
+class StepBreakdown {
+ public:
+  void add(const StepReport& report) {
+    ++steps_;
+    seconds_[0] += report.times.assembly;
+    seconds_[1] += report.times.handoff;
+    seconds_[2] += report.times.petsc_setup;
+    seconds_[3] += report.times.petsc_solve;
+    seconds_[4] += report.times.total;
+    for (std::size_t k = 0; k < iterations_.size(); ++k) iterations_[k] += report.iterations[k];
+  }
+  // Seconds are the largest over the ranks (as the timing table's). Collective.
+  nlohmann::json json(MPI_Comm comm) const {
+    std::array<double, 5> largest{};
+    MPI_Allreduce(seconds_.data(), largest.data(), 5, MPI_DOUBLE, MPI_MAX, comm);
+    const double n = std::max<double>(static_cast<double>(steps_), 1.0);
+    static constexpr const char* systems[] = {"theta", "qv", "qc", "qr", "momentum", "pressure",
+                                              "projection"};
+    nlohmann::json iterations = nlohmann::json::object();
+    for (std::size_t k = 0; k < iterations_.size(); ++k)
+      iterations[systems[k]] = static_cast<double>(iterations_[k]) / n;
+    return {{"steps", steps_},
+            {"seconds_per_step",
+             {{"assembly", largest[0] / n}, {"handoff", largest[1] / n},
+              {"petsc_setup", largest[2] / n}, {"petsc_solve", largest[3] / n},
+              {"total", largest[4] / n}}},
+            {"krylov_iterations_per_step", iterations}};
+  }
+
+ private:
+  std::int64_t steps_ = 0;
+  std::array<double, 5> seconds_{};
+  std::array<std::int64_t, 7> iterations_{};
+};
 
 void add_times(StepTimings& timings, const StepTimes& t) {
   timings.add(TimedPhase::temperature_matrix, t.theta_matrix);
@@ -131,18 +170,19 @@ void run() {
       make_mesh(o.domain, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
   if (o.cfl > 0) o.numerics.dt = o.cfl * shortest_edge(mesh.local, comm) / std::max(o.physics.inflow_speed, 1e-12);
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
-  const std::string fingerprint = fingerprint_of(o, backend, ranks);
-  ModelState state = o.restart.empty()
-                         ? model.initial_state()
-                         : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint});
+  const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
+  model.set_state(o.restart.empty()
+                      ? model.initial_state()
+                      : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint}));
   if (rank == 0) {
     std::filesystem::create_directories(o.output_dir);
-    std::printf("foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), dt %.3g s, "
-                "end %.0f s%s, setup %.2f s\n",
+    std::printf("foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
+                "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s\n",
                 static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets),
                 ranks, std::string(to_string(backend)).c_str(),
-                std::string(fe::to_string(o.numerics.strategy)).c_str(), o.numerics.dt, o.end_time,
-                o.restart.empty() ? "" : (", restarted at t = " + std::to_string(state.time)).c_str(),
+                std::string(fe::to_string(o.numerics.strategy)).c_str(),
+                model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
+                o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
                 setup_clock.seconds());
     for (const std::string& line : model.solver_descriptions()) std::printf("  solver %s\n", line.c_str());
   }
@@ -151,7 +191,7 @@ void run() {
   std::unique_ptr<OutputSeries> series;
   if (o.write_vtk) {
     series = std::make_unique<OutputSeries>(mesh, o.output_dir, "mountainwave");
-    if (!o.restart.empty()) series->resume(state.time);
+    if (!o.restart.empty()) series->resume(model.time());
   }
   std::unique_ptr<SectionSampler> sampler;
   MountainWaveCase attributes{o.domain.mountain_height, o.domain.mountain_half_width,
@@ -161,11 +201,15 @@ void run() {
   if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
   std::unique_ptr<TracerParcels> tracers;
   if (o.tracers.enabled()) {
-    tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers, state);
+    tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers,
+                                              model.state());
     input_mesh = TetMesh{};  // the field keeps what it needs
   }
+  // Output reads the state on the host: model.state() copies it from the GPU when the solves
+  // run there, at output times only.
   auto write_outputs = [&] {
     const petsc::ScopedLogEvent event(petsc::LogEvent::output);
+    const ModelState& state = model.state();
     if (series) series->write(state);
     if (tracers) {
       char name[64];
@@ -181,6 +225,7 @@ void run() {
   };
   auto write_checkpoint_now = [&] {
     const petsc::ScopedLogEvent event(petsc::LogEvent::output);
+    const ModelState& state = model.state();
     char name[64];
     std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(state.step));
     write_checkpoint(mesh, state, o.output_dir / name, CheckpointMetadata{fingerprint});
@@ -189,33 +234,39 @@ void run() {
   if (o.restart.empty()) write_outputs();
 
   StepTimings timings;
+  StepBreakdown breakdown;
   std::int64_t steps_run = 0;
   double next_output = o.output_interval > 0
-                           ? (std::floor(state.time / o.output_interval + 1e-9) + 1) * o.output_interval
+                           ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
                            : INFINITY;
   StepReport last;
   if (rank == 0)
     std::printf("%6s %9s %6s %4s  %-28s %10s %8s\n", "step", "time s", "CFL", "pic",
                 "its theta qv qc qr mom p proj", "max div", "wall s");
-  while (state.time < o.end_time - 1e-9 * o.numerics.dt && (o.max_steps < 0 || steps_run < o.max_steps)) {
-    last = model.step(state);
-    if (tracers) tracers->follow(state);
+  while (model.time() < o.end_time - 1e-9 * o.numerics.dt && (o.max_steps < 0 || steps_run < o.max_steps)) {
+    last = model.step();
+    if (tracers) tracers->follow(model.state());  // the velocity on the host every step
     ++steps_run;
-    if (steps_run > o.timing_warmup_steps) add_times(timings, last.times);
+    if (steps_run > o.timing_warmup_steps) {
+      add_times(timings, last.times);
+      breakdown.add(last);
+    }
     if (rank == 0) {
       const auto& i = last.iterations;
       std::printf("%6lld %9.1f %6.2f %4d  %5d %2d %2d %2d %4d %3d %4d %10.3e %8.3f\n",
-                  static_cast<long long>(state.step), state.time, last.cfl, last.picard_iterations,
+                  static_cast<long long>(model.completed_steps()), model.time(), last.cfl,
+                  last.picard_iterations,
                   i[0], i[1], i[2], i[3], i[4], i[5], i[6], last.max_divergence, last.times.total);
       std::fflush(stdout);
     }
-    if (state.time >= next_output - 1e-9 * o.numerics.dt) {
+    if (model.time() >= next_output - 1e-9 * o.numerics.dt) {
       write_outputs();
       next_output += o.output_interval;
     }
-    if (o.checkpoint_interval > 0 && state.step % o.checkpoint_interval == 0) write_checkpoint_now();
+    if (o.checkpoint_interval > 0 && model.completed_steps() % o.checkpoint_interval == 0)
+      write_checkpoint_now();
   }
-  if (o.output_interval == 0 || state.time < next_output - o.output_interval - 1e-9 * o.numerics.dt)
+  if (o.output_interval == 0 || model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
     write_outputs();
   write_checkpoint_now();
 
@@ -230,17 +281,17 @@ void run() {
       write_text(o.output_dir / "timing.json", table.json());
     }
   }
+  const nlohmann::json step_breakdown = breakdown.json(comm);  // collective
   if (rank == 0) {
-    std::ostringstream json;
-    json.precision(17);
-    json << "{\n  \"steps\": " << state.step << ",\n  \"time\": " << state.time
-         << ",\n  \"dt\": " << o.numerics.dt << ",\n  \"cfl\": " << last.cfl
-         << ",\n  \"max_divergence\": " << last.max_divergence << ",\n  \"nodes\": " << mesh.global_nodes
-         << ",\n  \"tets\": " << mesh.global_tets << ",\n  \"ranks\": " << ranks
-         << ",\n  \"backend\": \"" << to_string(backend) << "\",\n  \"strategy\": \""
-         << fe::to_string(o.numerics.strategy) << "\""
-         << ",\n  \"tracer_parcels_left_domain\": " << (tracers ? tracers->left_domain() : 0) << "\n}\n";
-    write_text(o.output_dir / "run.json", json.str());
+    const nlohmann::json run = {
+        {"steps", model.completed_steps()}, {"time", model.time()}, {"dt", o.numerics.dt},
+        {"cfl", last.cfl}, {"max_divergence", last.max_divergence},
+        {"nodes", mesh.global_nodes}, {"tets", mesh.global_tets}, {"ranks", ranks},
+        {"backend", to_string(backend)}, {"solves", model.device_solves() ? "device" : "host"},
+        {"strategy", fe::to_string(o.numerics.strategy)},
+        {"tracer_parcels_left_domain", tracers ? tracers->left_domain() : 0},
+        {"timed_steps", step_breakdown}};
+    write_text(o.output_dir / "run.json", run.dump(2) + "\n");
   }
 }
 

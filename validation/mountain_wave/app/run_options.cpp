@@ -14,8 +14,8 @@ namespace {
 constexpr int default_cells[3] = {24, 24, 20};
 
 PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* cells_set,
-                    PetscInt* tets, char* backend, char* strategy, char* output_dir,
-                    char* restart, char* label, std::size_t text_size) {
+                    PetscInt* tets, char* backend, char* strategy, char* solves,
+                    char* output_dir, char* restart, char* label, std::size_t text_size) {
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "foehn-mountainwave: the Mountainwave3D dynamical core", "");
   PetscInt count = 3;
@@ -69,6 +69,10 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
   PetscCall(PetscOptionsString("-foehn_assembly",
                                "CUDA strategy: seed, fused_atomic, fused_map, deterministic", "",
                                strategy, strategy, text_size, nullptr));
+  PetscCall(PetscOptionsString("-foehn_solves",
+                               "Where PETSc's matrices, vectors and solves run: auto (the GPU with "
+                               "the CUDA backend and a CUDA PETSc), host or device",
+                               "", solves, solves, text_size, nullptr));
   PetscCall(PetscOptionsReal("-output_interval", "Simulated seconds between outputs (0: at the end)",
                              "", o.output_interval, &o.output_interval, nullptr));
   PetscInt checkpoint = o.checkpoint_interval;
@@ -110,6 +114,13 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
   PetscFunctionReturn(0);
 }
 
+SolvePlacement parse_solve_placement(const std::string& name) {
+  if (name == "auto" || name.empty()) return SolvePlacement::automatic;
+  if (name == "host") return SolvePlacement::host;
+  if (name == "device") return SolvePlacement::device;
+  fail(ErrorCategory::invalid_input, "-foehn_solves ", name, ": expected auto, host or device");
+}
+
 }  // namespace
 
 RunOptions read_run_options(MPI_Comm comm) {
@@ -122,10 +133,10 @@ RunOptions read_run_options(MPI_Comm comm) {
   PetscInt tets = 0;
   // One buffer size for every string option.
   char backend[PETSC_MAX_PATH_LEN] = "auto", strategy[PETSC_MAX_PATH_LEN] = "fused_atomic",
-       output_dir[PETSC_MAX_PATH_LEN] = "out", restart[PETSC_MAX_PATH_LEN] = "",
-       label[PETSC_MAX_PATH_LEN] = "";
-  FOEHN_PETSC_CHECK(read(comm, o, cells, &cells_set, &tets, backend, strategy, output_dir, restart,
-                         label, PETSC_MAX_PATH_LEN));
+       solves[PETSC_MAX_PATH_LEN] = "auto", output_dir[PETSC_MAX_PATH_LEN] = "out",
+       restart[PETSC_MAX_PATH_LEN] = "", label[PETSC_MAX_PATH_LEN] = "";
+  FOEHN_PETSC_CHECK(read(comm, o, cells, &cells_set, &tets, backend, strategy, solves, output_dir,
+                         restart, label, PETSC_MAX_PATH_LEN));
   if (cells_set) {
     o.domain.cells_x = static_cast<int>(cells[0]);
     o.domain.cells_y = static_cast<int>(cells[1]);
@@ -141,6 +152,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   check_mountain_options(o.domain);
   o.backend = backend;
   o.numerics.strategy = fe::parse_assembly_strategy(strategy);
+  o.numerics.solves = parse_solve_placement(solves);
   o.output_dir = output_dir;
   o.restart = restart;
   o.timing_label = label;

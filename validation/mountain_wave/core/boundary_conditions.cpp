@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "field_updates.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::mountainwave {
@@ -63,26 +64,38 @@ DirichletSets dirichlet_sets(const std::vector<std::uint32_t>& kinds, const Phys
   return sets;
 }
 
-void velocity_boundary_values(const TetMesh& local, const std::vector<std::uint32_t>& kinds,
-                              const Physics& physics, const MountainMeshOptions& domain,
-                              const std::vector<double>& velocity, std::vector<double>& values) {
-  values.assign(3 * local.node_count(), 0.0);
+BoundaryVelocityData boundary_velocity_data(const TetMesh& local,
+                                            const std::vector<std::uint32_t>& kinds,
+                                            const Physics& physics,
+                                            const MountainMeshOptions& domain) {
+  const std::size_t nodes = local.node_count();
+  BoundaryVelocityData data{std::vector<double>(nodes, 0.0), std::vector<double>(nodes, 0.0),
+                            std::vector<double>(nodes, 0.0)};
   constexpr double step = 1.0;  // m, central differences of the analytic terrain
   for (std::size_t n = 0; n < kinds.size(); ++n) {
     const std::uint32_t k = kinds[n];
     if ((k & on_inflow) && !physics.closed_box) {
-      values[3 * n] = physics.inflow_speed;
+      data.inflow_u[n] = physics.inflow_speed;
       continue;
     }
     if (k & on_terrain) {
       const double x = local.nodes[n][0], y = local.nodes[n][1];
-      const double hx = (mountain_surface_height(domain, x + step, y) -
+      data.slope_x[n] = (mountain_surface_height(domain, x + step, y) -
                          mountain_surface_height(domain, x - step, y)) / (2 * step);
-      const double hy = (mountain_surface_height(domain, x, y + step) -
+      data.slope_y[n] = (mountain_surface_height(domain, x, y + step) -
                          mountain_surface_height(domain, x, y - step)) / (2 * step);
-      values[3 * n + 2] = velocity[3 * n] * hx + velocity[3 * n + 1] * hy;
     }
   }
+  return data;
+}
+
+void velocity_boundary_values(const BoundaryVelocityData& data, const std::vector<double>& velocity,
+                              std::vector<double>& values) {
+  const std::size_t nodes = data.inflow_u.size();
+  values.assign(3 * nodes, 0.0);
+  const BoundaryVelocity f{velocity.data(), data.inflow_u.data(), data.slope_x.data(),
+                           data.slope_y.data(), values.data()};
+  for (std::size_t n = 0; n < nodes; ++n) f(n);
 }
 
 }  // namespace foehn::mountainwave

@@ -45,10 +45,21 @@ struct DirichletSets {
 };
 DirichletSets dirichlet_sets(const std::vector<std::uint32_t>& kinds, const Physics& physics);
 
+// What the prescribed velocity is made of, per local node: u = inflow_u (U at inflow nodes of
+// the open domain, else 0), v = 0, w = slope_x u + slope_y v (the terrain slopes dh/dx, dh/dy at
+// terrain nodes, else 0), with u, v from the current iterate (field_updates.hpp,
+// BoundaryVelocity).
+struct BoundaryVelocityData {
+  std::vector<double> inflow_u, slope_x, slope_y;
+};
+BoundaryVelocityData boundary_velocity_data(const TetMesh& local,
+                                            const std::vector<std::uint32_t>& kinds,
+                                            const Physics& physics,
+                                            const MountainMeshOptions& domain);
+
 // Prescribed velocity at every local node for the constrained components (3 per node; other
 // entries unused): inflow U, terrain w from the current u, v, zero elsewhere.
-void velocity_boundary_values(const TetMesh& local, const std::vector<std::uint32_t>& kinds,
-                              const Physics& physics, const MountainMeshOptions& domain,
-                              const std::vector<double>& velocity, std::vector<double>& values);
+void velocity_boundary_values(const BoundaryVelocityData& data, const std::vector<double>& velocity,
+                              std::vector<double>& values);
 
 }  // namespace foehn::mountainwave

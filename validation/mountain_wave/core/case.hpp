@@ -51,6 +51,10 @@ inline double sponge_rate_at(const Physics& p, const MountainMeshOptions& domain
   return std::max(top, lateral);
 }
 
+// Where PETSc's matrices, vectors and Krylov solves run: on the GPU needs the CUDA backend and a
+// PETSc built with CUDA (petsc::device_solves_available()); automatic picks it when possible.
+enum class SolvePlacement { automatic, host, device };
+
 struct Numerics {
   double dt = 20.0;                    // s
   int picard_iterations = 2;
@@ -62,6 +66,7 @@ struct Numerics {
   double stabilisation_coefficient = 0.02;  // weight of the metric pressure diffusion
   Backend backend = Backend::cpu;
   fe::AssemblyStrategy strategy = fe::AssemblyStrategy::fused_atomic;
+  SolvePlacement solves = SolvePlacement::automatic;
 };
 
 }  // namespace foehn::mountainwave

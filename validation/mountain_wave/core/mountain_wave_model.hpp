@@ -40,6 +40,8 @@ struct StepTimes {
   double stabilisation_matrix = 0, projection_matrix = 0;
   double petsc_setup = 0, petsc_solve = 0;
   double total = 0;
+  // The matrix rows split: the assemblies themselves, and edits + hand-off to PETSc.
+  double assembly = 0, handoff = 0;
   double other() const {
     return total - theta_matrix - qv_matrix - qc_matrix - qr_matrix - momentum_matrix -
            divergence_matrix - pressure_matrix - stabilisation_matrix - projection_matrix -
@@ -50,8 +52,8 @@ struct StepTimes {
 struct StepReport {
   double cfl = 0;                         // max |u| dt / (shortest edge) over the tets
   int picard_iterations = 0;
-  // Krylov iterations of the last Picard iteration: theta, qv, qc, qr, momentum, pressure,
-  // projection (summed over the three components).
+  // Krylov iterations of the step (summed over its Picard iterations): theta, qv, qc, qr,
+  // momentum, pressure, projection (also summed over the three components).
   std::array<int, 7> iterations{};
   double max_divergence = 0;  // max |(D u)_i| / (lumped mass_i) over interior nodes, 1/s
   StepTimes times;
@@ -70,8 +72,23 @@ class MountainWaveModel {
   // The initial state: uniform inflow (rest in the closed box), theta' = 0 plus the optional
   // warm bubble, p = 0, qv = qv(z), qc = qr = 0, boundary values applied.
   ModelState initial_state() const;
-  // Advances `state` by one timestep. Collective.
+
+  // The model advances a state it holds itself, in the memory of its solves (on the GPU when
+  // device_solves()): set it once, step, and read it back when output needs it.
+  void set_state(const ModelState& state);
+  // Advances the held state by one timestep. Collective.
+  StepReport step();
+  // The held state in host memory, brought up to date (copied from the GPU) when it is older.
+  const ModelState& state();
+  // The same for code that keeps its own ModelState: set_state, step, copy back. Collective.
   StepReport step(ModelState& state);
+
+  // Simulated time and completed steps of the held state (no copy needed).
+  double time() const noexcept { return held_.time; }
+  std::int64_t completed_steps() const noexcept { return held_.step; }
+
+  // True when PETSc's matrices, vectors and solves, and the fields, are on the GPU.
+  bool device_solves() const noexcept;
 
   const Physics& physics() const noexcept { return physics_; }
   const Numerics& numerics() const noexcept { return numerics_; }
@@ -90,6 +107,16 @@ class MountainWaveModel {
   Numerics numerics_;
   std::unique_ptr<Systems> systems_;
   bool stabilisation_ready_ = false;  // assembled at least once (restarts start mid-interval)
+  ModelState held_;            // time, step and (when host_current_) the fields on the host
+  bool host_current_ = false;  // held_'s fields equal the resident ones
+  bool first_step_done_ = false;
+
+  void setup_fixed_data();
+  void setup_constraints();
+  // K + P into the pressure matrix (P re-assembled first when `with_stabilisation`), with the
+  // outflow rows constrained unless `constrain` is false.
+  void assemble_pressure(StepTimes& times, bool with_stabilisation, bool constrain);
+  void check_state_finite() const;
 };
 
 }  // namespace foehn::mountainwave

@@ -1,5 +1,7 @@
 // MountainWaveModel::step: one timestep of the Picard / projection scheme described in
-// mountain_wave_model.hpp.
+// mountain_wave_model.hpp, on the model's resident state. Every array it touches is in the
+// memory of its kind (model_systems.hpp): with the solves on the GPU nothing crosses to the host
+// but a few scalars (CFL, finite check, residual norms, the divergence diagnostic).
 #include <petscmat.h>
 
 #include <algorithm>
@@ -7,7 +9,7 @@
 #include <cmath>
 
 #include "foehn/fe/operators.hpp"
-#include "foehn/petsc/dirichlet.hpp"
+#include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
@@ -32,14 +34,6 @@ class PhaseTimer {
   Clock::time_point start_;
 };
 
-void zero_rows(Vec vector, const std::vector<PetscInt>& rows) {
-  const std::vector<PetscScalar> zeros(rows.size(), 0.0);
-  FOEHN_PETSC_CHECK(VecSetValues(vector, static_cast<PetscInt>(rows.size()), rows.data(),
-                                 zeros.data(), INSERT_VALUES));
-  FOEHN_PETSC_CHECK(VecAssemblyBegin(vector));
-  FOEHN_PETSC_CHECK(VecAssemblyEnd(vector));
-}
-
 int solve(petsc::LinearSolver& solver, Mat matrix, Vec rhs, Vec solution, StepTimes& times) {
   solver.set_operator(matrix);
   const petsc::SolveResult result = solver.solve(rhs, solution);
@@ -48,16 +42,82 @@ int solve(petsc::LinearSolver& solver, Mat matrix, Vec rhs, Vec solution, StepTi
   return result.iterations;
 }
 
-void check_finite(const std::vector<double>& values, const char* what, std::int64_t step) {
-  for (const double v : values)
-    if (!std::isfinite(v))
-      fail(ErrorCategory::internal, "mountain-wave core: ", what, " is not finite after step ",
-           step, " (the time step is probably too long for the flow: lower -mw_dt)");
+void to_global(const petsc::NodeExchange& exchange, const LocalArray<double>& local, Vec global,
+               const Stream* stream) {
+  if (local.on_device())
+    exchange.local_to_global(local.data(), local.size(), global, petsc::ExchangeMode::insert, *stream);
+  else
+    exchange.local_to_global(std::span<const double>(local.data(), local.size()), global,
+                             petsc::ExchangeMode::insert);
+}
+
+void to_local(const petsc::NodeExchange& exchange, Vec global, LocalArray<double>& local,
+              const Stream* stream) {
+  if (local.on_device())
+    exchange.global_to_local(global, local.data(), local.size(), *stream);
+  else
+    exchange.global_to_local(global, std::span<double>(local.data(), local.size()));
+}
+
+// The edits of one system's assembled values, in value memory (`on_device`: the CUDA backend).
+void add_diagonal(const SystemConstraints& c, double* values, const LocalArray<double>& lumped,
+                  const Stream* stream) {
+  if (lumped.on_device())
+    c.device->add_diagonal(values, lumped.data(), *stream);
+  else
+    c.host.add_diagonal(std::span<double>(values, c.host.value_count()),
+                        std::span<const double>(lumped.data(), lumped.size()));
+}
+
+void constrain(const SystemConstraints& c, double* values, bool on_device, const Stream* stream) {
+  if (on_device)
+    c.device->apply_constraints(values, c.diagonal, *stream);
+  else
+    c.host.apply_constraints(std::span<double>(values, c.host.value_count()), c.diagonal);
+}
+
+// b = diagonal * g at the owned constrained rows of a right-hand side (field memory).
+void constrain_rhs(const SystemConstraints& c, Vec rhs, Vec g, const Stream* stream) {
+  const petsc::VecArray b(rhs, petsc::VecAccess::read_write, stream);
+  const petsc::VecArray prescribed(g, petsc::VecAccess::read, stream);
+  if (b.on_device())
+    c.device->constrain_rhs(b.data(), prescribed.data(), c.diagonal, *stream);
+  else
+    c.host.constrain_rhs(std::span<double>(b.data(), b.size()),
+                         std::span<const double>(prescribed.data(), prescribed.size()), c.diagonal);
 }
 
 }  // namespace
 
-StepReport MountainWaveModel::step(ModelState& state) {
+void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisation,
+                                          bool constrain_rows) {
+  Systems& s = *systems_;
+  const bool on_device = s.assembler.values_on_device();
+  const std::size_t count = s.stabilisation_values.size();
+  if (with_stabilisation) {
+    PhaseTimer timer(times.stabilisation_matrix);
+    fe::StabilisationOperator op;
+    op.scale = numerics_.stabilisation_coefficient / s.stabilisation_length_squared;
+    // P is kept: the pressure matrix adds it to every new Laplacian.
+    s.assembler.assemble(op, *s.stabilisation, nullptr, [&](double* values, double*) {
+      s.values.copy(StridedCopy{values, 1, s.stabilisation_values.data(), 1}, count);
+    });
+  }
+  PhaseTimer timer(times.pressure_matrix);
+  // K, the Laplacian ("pressure correction matrix"), plus P, then the outflow rows.
+  s.assembler.assemble(fe::DiffusionOperator{}, *s.pressure, nullptr, [&](double* values, double*) {
+    s.values.add(AddArrays{s.stabilisation_values.data(), values}, count);
+    if (constrain_rows) constrain(*s.pressure_constraints, values, on_device, s.stream);
+  });
+  if (physics_.closed_box && constrain_rows) {
+    MatNullSpace constants = nullptr;
+    FOEHN_PETSC_CHECK(MatNullSpaceCreate(mesh_.comm, PETSC_TRUE, 0, nullptr, &constants));
+    FOEHN_PETSC_CHECK(MatSetNullSpace(s.pressure->mat(), constants));
+    FOEHN_PETSC_CHECK(MatNullSpaceDestroy(&constants));
+  }
+}
+
+StepReport MountainWaveModel::step() {
   Systems& s = *systems_;
   StepReport report;
   StepTimes& times = report.times;
@@ -65,18 +125,18 @@ StepReport MountainWaveModel::step(ModelState& state) {
   const double dt = numerics_.dt, th = numerics_.theta;
   const TetMesh& local = mesh_.local;
   const std::size_t nodes = local.node_count();
-  const petsc::ScopedLogStage stage("MountainWaveStep");
+  const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
+  const bool values_on_device = s.assembler.values_on_device();
+  const Stream* stream = s.stream;
+  // The first step of a run builds every preconditioner (GAMG coarsens on the host, once): a
+  // stage of its own keeps -log_view's MountainWaveStep to the steady state of a run.
+  const petsc::ScopedLogStage stage(first_step_done_ ? "MountainWaveStep" : "MountainWaveFirstStep");
+  first_step_done_ = true;
+  s.assembler.reset_times();
 
   // CFL number of the state the step starts from.
-  double cfl = 0;
-  for (std::size_t t = 0; t < local.tets.size(); ++t) {
-    double speed = 0;
-    for (const std::int32_t n : local.tets[t]) {
-      const double* u = &state.velocity[3 * static_cast<std::size_t>(n)];
-      speed = std::max(speed, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
-    }
-    cfl = std::max(cfl, speed * dt / s.shortest_edge[t]);
-  }
+  const double cfl = s.fields.max_cfl(
+      TetCfl{s.state.velocity.data(), s.cfl_tets, s.shortest_edge.data(), dt}, local.tets.size());
   MPI_Allreduce(&cfl, &report.cfl, 1, MPI_DOUBLE, MPI_MAX, mesh_.comm);
 
   // Operators that do not depend on the iterate: once per step.
@@ -86,55 +146,29 @@ StepReport MountainWaveModel::step(ModelState& state) {
   }
   {
     PhaseTimer timer(times.divergence_matrix);
-    s.assembler.assemble(fe::DivergenceOperator{}, *s.divergence, nullptr, s.gradient.get());
+    s.assembler.assemble(fe::DivergenceOperator{}, *s.divergence, nullptr, {}, s.gradient.get());
   }
-  if (state.step % numerics_.stabilisation_interval == 0 || state.step == 0 || !stabilisation_ready_) {
-    PhaseTimer timer(times.stabilisation_matrix);
-    fe::StabilisationOperator op;
-    op.scale = numerics_.stabilisation_coefficient / s.stabilisation_length_squared;
-    s.assembler.assemble(op, *s.stabilisation, nullptr);
-    stabilisation_ready_ = true;
-  }
-  {
-    PhaseTimer timer(times.pressure_matrix);
-    s.assembler.assemble(fe::DiffusionOperator{}, *s.pressure, nullptr);  // K, the Laplacian
-    FOEHN_PETSC_CHECK(MatAXPY(s.pressure->mat(), 1.0, s.stabilisation->mat(), SAME_NONZERO_PATTERN));
-    if (physics_.closed_box) {
-      MatNullSpace constants = nullptr;
-      FOEHN_PETSC_CHECK(MatNullSpaceCreate(mesh_.comm, PETSC_TRUE, 0, nullptr, &constants));
-      FOEHN_PETSC_CHECK(MatSetNullSpace(s.pressure->mat(), constants));
-      FOEHN_PETSC_CHECK(MatNullSpaceDestroy(&constants));
-    } else {
-      FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
-      petsc::apply_dirichlet(s.pressure->mat(), s.pressure_rows, s.pressure_increment.get(),
-                             s.pressure_rhs.get());
-    }
-  }
+  const bool stabilisation_due = held_.step % numerics_.stabilisation_interval == 0 ||
+                                 held_.step == 0 || !stabilisation_ready_;
+  assemble_pressure(times, stabilisation_due, true);
+  stabilisation_ready_ = true;
 
   // Level-n values as PETSc vectors.
-  s.scalar_exchange.local_to_global(state.theta, s.transported_old[0].get(), petsc::ExchangeMode::insert);
+  to_global(s.scalar_exchange, s.state.theta, s.transported_old[0].get(), stream);
   for (int k = 0; k < tracer_count; ++k)
-    s.scalar_exchange.local_to_global(state.tracers[k], s.transported_old[k + 1].get(),
-                                      petsc::ExchangeMode::insert);
-  s.scalar_exchange.local_to_global(state.pressure, s.pressure_old.get(), petsc::ExchangeMode::insert);
+    to_global(s.scalar_exchange, s.state.tracers[k], s.transported_old[k + 1].get(), stream);
+  to_global(s.scalar_exchange, s.state.pressure, s.pressure_old.get(), stream);
 
-  std::vector<double>& velocity = s.velocity_iterate;  // the iterate u*
-  velocity.assign(state.velocity.begin(), state.velocity.end());
-  std::vector<double>& boundary_values = s.boundary_values;
-  std::vector<double>& body_force = s.body_force;
-  std::vector<double>& w_iterate = s.w_iterate;
-  std::array<std::vector<double>, transported_count>& transported = s.transported;
-  std::vector<double>& pressure = s.pressure_local;
-  body_force.resize(3 * nodes);
-  w_iterate.resize(nodes);
-  pressure.resize(nodes);
+  LocalArray<double>& velocity = s.velocity_iterate;  // the iterate u*
+  s.fields.copy(StridedCopy{s.state.velocity.data(), 1, velocity.data(), 1}, 3 * nodes);
   const double gradient = physics_.background_theta_gradient();
 
   for (int iteration = 0; iteration < numerics_.picard_iterations; ++iteration) {
-    report.iterations.fill(0);
     // 1. theta' and the tracers.
-    for (std::size_t n = 0; n < nodes; ++n) w_iterate[n] = velocity[3 * n + 2];
-    s.scalar_exchange.local_to_global(w_iterate, s.s_w.get(), petsc::ExchangeMode::insert);
+    {
+      const petsc::VecArray w(s.s_w.get(), petsc::VecAccess::write, stream);
+      s.fields.copy(StridedCopy{velocity.data() + 2, 3, w.data(), 1}, owned);
+    }
     for (int k = 0; k < transported_count; ++k) {
       double* phase[] = {&times.theta_matrix, &times.qv_matrix, &times.qc_matrix, &times.qr_matrix};
       Mat matrix = s.transport[k]->mat();
@@ -144,9 +178,14 @@ StepReport MountainWaveModel::step(ModelState& state) {
         op.inverse_dt = 1.0 / dt;
         op.theta = th;
         op.conservative_form = physics_.closed_box;  // exact tracer mass between walls
-        op.velocity = fe::field_ref(velocity);
-        op.tensor = fe::field_ref(s.diffusivity_tensor);
-        s.assembler.assemble(op, *s.transport[k], nullptr);
+        op.velocity = fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
+        op.tensor = fe::field_ref(s.diffusivity_tensor.data(),
+                                  static_cast<std::int64_t>(s.diffusivity_tensor.size()));
+        s.assembler.assemble(op, *s.transport[k], nullptr, [&](double* values, double*) {
+          // theta' is relaxed to 0 in the absorbing layers, implicitly.
+          if (k == 0) add_diagonal(*s.tracer_constraints, values, s.damping_values_scalar, stream);
+          constrain(*s.tracer_constraints, values, values_on_device, stream);
+        });
       }
       // Explicit part: (M/dt - (1-th) T) q^n = (1/th) M q^n / dt - ((1-th)/th) L q^n.
       Vec old = s.transported_old[k].get();
@@ -157,37 +196,36 @@ StepReport MountainWaveModel::step(ModelState& state) {
         FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -(1 - th) / th, s.s_work.get()));
       }
       if (k == 0) {
-        // theta' is forced by the vertical advection of the background: -w dtheta_bar/dz,
-        // and relaxed to 0 in the absorbing layers (implicitly).
+        // theta' is forced by the vertical advection of the background: -w dtheta_bar/dz.
         FOEHN_PETSC_CHECK(VecPointwiseMult(s.s_work.get(), s.s_w.get(), s.lumped_mass.get()));
         FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -gradient, s.s_work.get()));
-        FOEHN_PETSC_CHECK(MatDiagonalSet(matrix, s.damping_scalar.get(), ADD_VALUES));
       }
-      petsc::DirichletOptions rows_only;
-      rows_only.symmetry = petsc::DirichletSymmetry::rows_only;
-      petsc::apply_dirichlet(matrix, s.tracer_rows, s.tracer_boundary_values[k].get(),
-                             s.s_rhs.get(), rows_only);
+      constrain_rhs(*s.tracer_constraints, s.s_rhs.get(), s.tracer_boundary_values[k].get(), stream);
       FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
-      report.iterations[k] = solve(*s.transport_solvers[k], matrix, s.s_rhs.get(),
+      report.iterations[k] += solve(*s.transport_solvers[k], matrix, s.s_rhs.get(),
                                    s.transported_new[k].get(), times);
-      transported[k].resize(nodes);
-      s.scalar_exchange.global_to_local(s.transported_new[k].get(), transported[k]);
+      to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k], stream);
     }
 
     // 2. Momentum predictor.
-    velocity_boundary_values(local, s.kinds, physics_, domain_, velocity, boundary_values);
-    for (std::size_t n = 0; n < nodes; ++n) {
-      for (int c = 0; c < 3; ++c) body_force[3 * n + c] = state.velocity[3 * n + c] / dt;
-      body_force[3 * n + 2] += physics_.gravity * transported[0][n] / physics_.theta0;
-    }
+    s.fields.boundary_velocity(BoundaryVelocity{velocity.data(), s.inflow_u.data(), s.slope_x.data(),
+                                                s.slope_y.data(), s.boundary_values.data()},
+                               nodes);
+    s.fields.body_force(BodyForce{s.state.velocity.data(), s.transported[0].data(),
+                                  s.body_force.data(), dt, physics_.gravity, physics_.theta0},
+                        nodes);
     {
       PhaseTimer timer(times.momentum_matrix);
       fe::MomentumOperator op;
       op.density_over_dt = 1.0 / dt;
       op.viscosity = physics_.viscosity;
-      op.advecting_velocity = fe::field_ref(velocity);
-      op.body_force = fe::field_ref(body_force);
-      s.assembler.assemble(op, *s.momentum, s.momentum_rhs.get());
+      op.advecting_velocity = fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
+      op.body_force = fe::field_ref(s.body_force.data(), static_cast<std::int64_t>(s.body_force.size()));
+      s.assembler.assemble(op, *s.momentum, s.momentum_rhs.get(), [&](double* values, double*) {
+        if (!physics_.closed_box)
+          add_diagonal(*s.velocity_constraints, values, s.damping_values_vector, stream);
+        constrain(*s.velocity_constraints, values, values_on_device, stream);
+      });
     }
     Mat momentum = s.momentum->mat();
     Vec momentum_rhs = s.momentum_rhs->vec();
@@ -195,16 +233,11 @@ StepReport MountainWaveModel::step(ModelState& state) {
     // components left free must not feel a spurious boundary traction).
     FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_old.get(), s.v_gradient.get()));
     FOEHN_PETSC_CHECK(VecAXPY(momentum_rhs, -1.0, s.v_gradient.get()));
-    if (!physics_.closed_box) {
-      FOEHN_PETSC_CHECK(MatDiagonalSet(momentum, s.damping_vector.get(), ADD_VALUES));
-      FOEHN_PETSC_CHECK(VecAXPY(momentum_rhs, 1.0, s.damping_target.get()));
-    }
-    s.vector_exchange.local_to_global(boundary_values, s.v_boundary.get(), petsc::ExchangeMode::insert);
-    petsc::DirichletOptions rows_only;
-    rows_only.symmetry = petsc::DirichletSymmetry::rows_only;
-    petsc::apply_dirichlet(momentum, s.velocity_rows, s.v_boundary.get(), momentum_rhs, rows_only);
-    s.vector_exchange.local_to_global(velocity, s.v_velocity_star.get(), petsc::ExchangeMode::insert);
-    report.iterations[4] = solve(*s.momentum_solver, momentum, momentum_rhs,
+    if (!physics_.closed_box) FOEHN_PETSC_CHECK(VecAXPY(momentum_rhs, 1.0, s.damping_target.get()));
+    to_global(s.vector_exchange, s.boundary_values, s.v_boundary.get(), stream);
+    constrain_rhs(*s.velocity_constraints, momentum_rhs, s.v_boundary.get(), stream);
+    to_global(s.vector_exchange, velocity, s.v_velocity_star.get(), stream);
+    report.iterations[4] += solve(*s.momentum_solver, momentum, momentum_rhs,
                                  s.v_velocity_star.get(), times);
 
     // 3. Pressure increment: (K + c P / h^2) dp = -(1/dt) D u' - (c / h^2) P p^n.
@@ -217,46 +250,51 @@ StepReport MountainWaveModel::step(ModelState& state) {
       FOEHN_PETSC_CHECK(MatGetNullSpace(s.pressure->mat(), &constants));
       FOEHN_PETSC_CHECK(MatNullSpaceRemove(constants, s.pressure_rhs.get()));
     } else {
-      zero_rows(s.pressure_rhs.get(), s.pressure_rows);
+      constrain_rhs(*s.pressure_constraints, s.pressure_rhs.get(), s.zero_pressure.get(), stream);
     }
     FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
-    report.iterations[5] = solve(*s.pressure_solver, s.pressure->mat(), s.pressure_rhs.get(),
+    report.iterations[5] += solve(*s.pressure_solver, s.pressure->mat(), s.pressure_rhs.get(),
                                  s.pressure_increment.get(), times);
 
     // 4. Projection: M du = -dt G dp, component by component.
     FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_increment.get(), s.v_gradient.get()));
     FOEHN_PETSC_CHECK(VecScale(s.v_gradient.get(), -dt));
     for (int c = 0; c < 3; ++c) {
-      FOEHN_PETSC_CHECK(VecStrideGather(s.v_gradient.get(), c, s.projection_rhs.get(), INSERT_VALUES));
+      {
+        const petsc::VecArray gradient_values(s.v_gradient.get(), petsc::VecAccess::read, stream);
+        const petsc::VecArray rhs(s.projection_rhs.get(), petsc::VecAccess::write, stream);
+        s.fields.copy(StridedCopy{gradient_values.data() + c, 3, rhs.data(), 1}, owned);
+      }
       FOEHN_PETSC_CHECK(VecSet(s.projection_solution.get(), 0.0));
       report.iterations[6] += solve(*s.projection_solver, s.mass->mat(), s.projection_rhs.get(),
                                     s.projection_solution.get(), times);
-      FOEHN_PETSC_CHECK(VecStrideScatter(s.projection_solution.get(), c, s.v_increment.get(), INSERT_VALUES));
+      const petsc::VecArray solution(s.projection_solution.get(), petsc::VecAccess::read, stream);
+      const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read_write, stream);
+      s.fields.copy(StridedCopy{solution.data(), 1, increment.data() + c, 3}, owned);
     }
     FOEHN_PETSC_CHECK(VecWAXPY(s.v_velocity_new.get(), 1.0, s.v_increment.get(), s.v_velocity_star.get()));
-    s.vector_exchange.global_to_local(s.v_velocity_new.get(), velocity);
-    for (int c = 0; c < 3; ++c)
-      for (const std::int32_t node : s.dirichlet.velocity_nodes[c])
-        velocity[3 * static_cast<std::size_t>(node) + c] =
-            boundary_values[3 * static_cast<std::size_t>(node) + c];
+    to_local(s.vector_exchange, s.v_velocity_new.get(), velocity, stream);
+    s.fields.restore_boundary(RestoreBoundary{s.constrained_velocity.data(), s.boundary_values.data(),
+                                              velocity.data()},
+                              3 * nodes);
     report.picard_iterations = iteration + 1;
   }
 
   // The new state: p^{n+1} = p^n + dp.
   FOEHN_PETSC_CHECK(VecAXPY(s.pressure_old.get(), 1.0, s.pressure_increment.get()));
-  s.scalar_exchange.global_to_local(s.pressure_old.get(), pressure);
-  state.velocity.swap(velocity);
-  state.pressure.swap(pressure);
-  state.theta.swap(transported[0]);
-  for (int k = 0; k < tracer_count; ++k) state.tracers[k].swap(transported[k + 1]);
-  state.time += dt;
-  state.step += 1;
-  check_finite(state.velocity, "the velocity", state.step);
-  check_finite(state.theta, "theta'", state.step);
+  to_local(s.scalar_exchange, s.pressure_old.get(), s.pressure_local, stream);
+  s.state.velocity.swap(velocity);
+  s.state.pressure.swap(s.pressure_local);
+  s.state.theta.swap(s.transported[0]);
+  for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].swap(s.transported[k + 1]);
+  held_.time += dt;
+  held_.step += 1;
+  host_current_ = false;
+  check_state_finite();
 
   // Discrete divergence of the new velocity at interior nodes: max |(D u)_i| / m_i (boundary
   // nodes carry prescribed velocities the projection does not change).
-  s.vector_exchange.local_to_global(state.velocity, s.v_velocity_new.get(), petsc::ExchangeMode::insert);
+  to_global(s.vector_exchange, s.state.velocity, s.v_velocity_new.get(), stream);
   FOEHN_PETSC_CHECK(MatMult(s.divergence->mat(), s.v_velocity_new.get(), s.s_work.get()));
   FOEHN_PETSC_CHECK(VecPointwiseDivide(s.s_work.get(), s.s_work.get(), s.lumped_mass.get()));
   FOEHN_PETSC_CHECK(VecPointwiseMult(s.s_work.get(), s.s_work.get(), s.interior.get()));
@@ -264,8 +302,21 @@ StepReport MountainWaveModel::step(ModelState& state) {
   FOEHN_PETSC_CHECK(VecNorm(s.s_work.get(), NORM_INFINITY, &divergence));
   report.max_divergence = divergence;
 
+  times.assembly = s.assembler.times().assembly;
+  times.handoff = s.assembler.times().handoff;
   times.total = std::chrono::duration<double>(Clock::now() - step_start).count();
   return report;
+}
+
+void MountainWaveModel::check_state_finite() const {
+  const Systems& s = *systems_;
+  const auto report = [&](const LocalArray<double>& field, const char* what) {
+    if (s.fields.count_non_finite(field.data(), field.size()) > 0)
+      fail(ErrorCategory::internal, "mountain-wave core: ", what, " is not finite after step ",
+           held_.step, " (the time step is probably too long for the flow: lower -dt)");
+  };
+  report(s.state.velocity, "the velocity");
+  report(s.state.theta, "theta'");
 }
 
 }  // namespace foehn::mountainwave

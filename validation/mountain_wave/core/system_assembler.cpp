@@ -1,12 +1,24 @@
 #include "system_assembler.hpp"
 
+#include <chrono>
 #include <map>
 
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/runtime/device_array.hpp"
+#include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn::mountainwave {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+}  // namespace
 
 struct SystemAssembler::Device {
   Stream stream;
@@ -20,12 +32,23 @@ struct SystemAssembler::Device {
 };
 
 SystemAssembler::SystemAssembler(const petsc::DistributedMesh& mesh, Backend backend,
-                                 fe::AssemblyStrategy strategy)
-    : backend_(backend), strategy_(strategy), cpu_(mesh.local) {
+                                 fe::AssemblyStrategy strategy, bool device_solves)
+    : backend_(backend), strategy_(strategy), device_solves_(device_solves), cpu_(mesh.local) {
+  if (device_solves && backend != Backend::cuda)
+    fail(ErrorCategory::invalid_input, "SystemAssembler: solves on the GPU need the CUDA backend");
   if (backend_ == Backend::cuda) device_ = std::make_unique<Device>(mesh.local);
 }
 
 SystemAssembler::~SystemAssembler() = default;
+
+const Stream* SystemAssembler::stream() const noexcept {
+  return device_ ? &device_->stream : nullptr;
+}
+
+const std::int32_t* SystemAssembler::device_tets() const {
+  if (!device_) fail(ErrorCategory::invalid_input, "SystemAssembler: no device (CPU backend)");
+  return device_->assembler.tets().data();
+}
 
 void SystemAssembler::declare_constant(std::span<const double> field) {
   constant_fields_.insert(field.data());
@@ -47,23 +70,71 @@ const double* SystemAssembler::device_copy_of(const fe::FieldRef& field) {
 
 template <class Op>
 void SystemAssembler::assemble(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                               petsc::PetscMatrix* same_values) {
+                               const Edit& edit, petsc::PetscMatrix* same_values) {
+  if (backend_ == Backend::cpu) return assemble_on_host(op, matrix, rhs, edit, same_values);
+  if (device_solves_) return assemble_into_petsc(op, matrix, rhs, edit, same_values);
+  assemble_then_copy(op, matrix, rhs, edit, same_values);
+}
+
+template <class Op>
+void SystemAssembler::assemble_on_host(const Op& op, petsc::PetscMatrix& matrix,
+                                       petsc::PetscVector* rhs, const Edit& edit,
+                                       petsc::PetscMatrix* same_values) {
   const int shape = Op::block_rows * 4 + Op::block_cols;
-  if (backend_ == Backend::cpu) {
-    auto [slot, created] = host_matrices_.try_emplace(shape);
-    if (created) slot->second = cpu_.create_matrix<Op>();
-    std::vector<double>& b = host_rhs_[Op::block_rows];
-    b.assign(static_cast<std::size_t>(cpu_.node_count()) * Op::block_rows, 0.0);
-    {
-      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
-      cpu_.assemble(op, slot->second, rhs ? std::span<double>(b) : std::span<double>());
-    }
-    matrix.set_values(slot->second);
-    if (same_values) same_values->set_values(std::span<const double>(slot->second.values));
-    if (rhs) rhs->set_values(b);
-    return;
+  auto [slot, created] = host_matrices_.try_emplace(shape);
+  if (created) slot->second = cpu_.create_matrix<Op>();
+  std::vector<double>& b = host_rhs_[Op::block_rows];
+  b.assign(static_cast<std::size_t>(cpu_.node_count()) * Op::block_rows, 0.0);
+  const auto start = Clock::now();
+  {
+    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
+    cpu_.assemble(op, slot->second, rhs ? std::span<double>(b) : std::span<double>());
   }
+  const auto assembled = Clock::now();
+  times_.assembly += std::chrono::duration<double>(assembled - start).count();
+  if (edit) edit(slot->second.values.data(), rhs ? b.data() : nullptr);
+  matrix.set_values(slot->second);
+  if (same_values) same_values->set_values(std::span<const double>(slot->second.values));
+  if (rhs) rhs->set_values(b);
+  times_.handoff += seconds_since(assembled);
+}
+
+// Device fields, device solves: the assembler writes into PETSc's device arrays.
+template <class Op>
+void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matrix,
+                                          petsc::PetscVector* rhs, const Edit& edit,
+                                          petsc::PetscMatrix* same_values) {
   Device& d = *device_;
+  const auto start = Clock::now();
+  fe::DeviceAssemblyTarget target{Op::block_rows, Op::block_cols, matrix.begin_device_write(d.stream),
+                                  matrix.value_count(), nullptr, 0};
+  if (rhs) {
+    target.rhs = rhs->begin_device_write(d.stream);
+    target.rhs_count = rhs->local_value_count();
+  }
+  {
+    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
+    d.assembler.assemble(op, target, strategy_);
+    d.stream.synchronize();  // so that the event (and the phase timers) see the device time
+  }
+  const auto assembled = Clock::now();
+  times_.assembly += std::chrono::duration<double>(assembled - start).count();
+  if (edit) edit(target.values, target.rhs);
+  if (same_values) same_values->set_device_values(target.values, d.stream);
+  matrix.end_device_write(d.stream);
+  if (rhs) rhs->end_device_write(d.stream);
+  d.stream.synchronize();
+  times_.handoff += seconds_since(assembled);
+}
+
+// Host fields (uploaded), device values copied to host PETSc objects.
+template <class Op>
+void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matrix,
+                                         petsc::PetscVector* rhs, const Edit& edit,
+                                         petsc::PetscMatrix* same_values) {
+  Device& d = *device_;
+  const int shape = Op::block_rows * 4 + Op::block_cols;
+  const auto start = Clock::now();
   // A copy of the operator whose fields point at device copies of the host fields. The copy
   // is a non-const object, so writing its FieldRef members through the visitor is allowed.
   Op device_op = op;
@@ -80,27 +151,28 @@ void SystemAssembler::assemble(const Op& op, petsc::PetscMatrix& matrix, petsc::
   {
     const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
     d.assembler.assemble(device_op, slot->second, rhs ? &b->second : nullptr, strategy_);
-    d.stream.synchronize();  // so that the event (and the phase timers) see the device time
+    d.stream.synchronize();
   }
+  const auto assembled = Clock::now();
+  times_.assembly += std::chrono::duration<double>(assembled - start).count();
+  if (edit) edit(slot->second.values.data(), rhs ? b->second.data() : nullptr);
   matrix.begin_set_values(slot->second, d.stream);
   if (same_values) same_values->begin_set_values(slot->second.values, d.stream);
   if (rhs) rhs->begin_set_values(b->second, d.stream);
   matrix.end_set_values();
   if (same_values) same_values->end_set_values();
   if (rhs) rhs->end_set_values();
+  times_.handoff += seconds_since(assembled);
 }
 
-template void SystemAssembler::assemble(const fe::MassOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
-template void SystemAssembler::assemble(const fe::DiffusionOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
-template void SystemAssembler::assemble(const fe::AdvectionDiffusionOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
-template void SystemAssembler::assemble(const fe::StabilisationOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
-template void SystemAssembler::assemble(const fe::DivergenceOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
-template void SystemAssembler::assemble(const fe::MomentumOperator&, petsc::PetscMatrix&,
-                                        petsc::PetscVector*, petsc::PetscMatrix*);
+#define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                                                \
+  template void SystemAssembler::assemble(const fe::Op&, petsc::PetscMatrix&,                \
+                                          petsc::PetscVector*, const Edit&, petsc::PetscMatrix*);
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(MassOperator)
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(DiffusionOperator)
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(AdvectionDiffusionOperator)
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(StabilisationOperator)
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(DivergenceOperator)
+FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(MomentumOperator)
 
 }  // namespace foehn::mountainwave

@@ -1,10 +1,15 @@
 #pragma once
-// Assembles an operator on this rank's elements with the chosen backend and hands matrix and
-// right-hand side to PETSc. Fields live in host memory (the model's state, next to PETSc);
-// the CUDA backend uploads each field before the assembly (once only for fields declared
-// constant), assembles on the device and hands the values over from the device. Buffers are
-// created on first use per operator shape and reused: nothing is allocated in a timestep
-// after the first.
+// Assembles an operator on this rank's elements with the chosen backend, lets the model edit
+// the values (lumped diagonal terms, Dirichlet rows) where they were assembled, and hands matrix
+// and right-hand side to PETSc. Three placements:
+//  - CPU backend: host fields, host values, host PETSc objects;
+//  - CUDA backend, host solves (a PETSc without CUDA): host fields, uploaded before the assembly
+//    (once for fields declared constant); device values, copied to the host PETSc objects;
+//  - CUDA backend, device solves: device fields; the values are assembled straight into PETSc's
+//    device arrays (or once permuted into them) and never leave the GPU.
+// Buffers are created on first use per operator shape and reused: nothing is allocated in a
+// timestep after the first.
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -20,40 +25,74 @@
 
 namespace foehn::mountainwave {
 
+// Wall seconds spent by the assembler, summed since the last reset: the assembly itself (the
+// device kernels waited for) and what follows it (edits, copies, the PETSc update).
+struct AssemblyTimes {
+  double assembly = 0;
+  double handoff = 0;
+};
+
 class SystemAssembler {
  public:
+  // device_solves: the PETSc matrices and vectors given to assemble() are on the GPU, and so are
+  // the operators' fields (CUDA backend only).
   SystemAssembler(const petsc::DistributedMesh& mesh, Backend backend,
-                  fe::AssemblyStrategy strategy);
+                  fe::AssemblyStrategy strategy, bool device_solves);
   ~SystemAssembler();
   SystemAssembler(const SystemAssembler&) = delete;
   SystemAssembler& operator=(const SystemAssembler&) = delete;
 
   Backend backend() const noexcept { return backend_; }
+  // Assembled values (and the arrays edits read) are in device memory: the CUDA backend.
+  bool values_on_device() const noexcept { return backend_ == Backend::cuda; }
+  bool device_solves() const noexcept { return device_solves_; }
   const std::shared_ptr<const fe::CsrPattern>& pattern() const noexcept { return cpu_.pattern(); }
+  // The device stream of the CUDA backend (null for the CPU backend).
+  const Stream* stream() const noexcept;
+  // Connectivity on the device, 4 nodes per tet (CUDA backend).
+  const std::int32_t* device_tets() const;
 
   // The contents of this host array never change: the CUDA backend uploads it once.
   void declare_constant(std::span<const double> field);
 
-  // Assembles `op` (fields: host arrays on the rank's local nodes) into `matrix` and, when
-  // given, `rhs`. Synchronous: when it returns, matrix and rhs hold the new values.
-  // `same_values`, when given, receives the same value array read with another block shape:
-  // the divergence's 1 x 3 blocks D_{i,(j,a)} = int N_i dN_j/dx_a are, value for value, the
-  // gradient's 3 x 1 blocks G_{(i,a),j}.
+  // Called between the assembly and the hand-off with the values (Foehn's order) and, when the
+  // operator has one, the right-hand side: in host memory for the CPU backend, in device memory
+  // (ordered on stream()) for the CUDA backend.
+  using Edit = std::function<void(double* values, double* rhs)>;
+
+  // Assembles `op` into `matrix` and, when given, `rhs`. Synchronous: when it returns, matrix and
+  // rhs hold the new (edited) values. `same_values`, when given, receives the same value array
+  // read with another block shape: the divergence's 1 x 3 blocks D_{i,(j,a)} = int N_i dN_j/dx_a
+  // are, value for value, the gradient's 3 x 1 blocks G_{(i,a),j}.
   template <class Op>
   void assemble(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                petsc::PetscMatrix* same_values = nullptr);
+                const Edit& edit = {}, petsc::PetscMatrix* same_values = nullptr);
+
+  const AssemblyTimes& times() const noexcept { return times_; }
+  void reset_times() noexcept { times_ = {}; }
 
  private:
   struct Device;
   const double* device_copy_of(const fe::FieldRef& field);
+  template <class Op>
+  void assemble_on_host(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
+                        const Edit& edit, petsc::PetscMatrix* same_values);
+  template <class Op>
+  void assemble_into_petsc(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
+                           const Edit& edit, petsc::PetscMatrix* same_values);
+  template <class Op>
+  void assemble_then_copy(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
+                          const Edit& edit, petsc::PetscMatrix* same_values);
 
   Backend backend_;
   fe::AssemblyStrategy strategy_;
+  bool device_solves_;
   fe::CpuAssembler cpu_;
   std::map<int, fe::BlockCsrMatrix> host_matrices_;  // by block shape (rows * 4 + cols)
   std::map<int, std::vector<double>> host_rhs_;      // by components
   std::set<const double*> constant_fields_;
   std::unique_ptr<Device> device_;
+  AssemblyTimes times_;
 };
 
 }  // namespace foehn::mountainwave

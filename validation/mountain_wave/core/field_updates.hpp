@@ -1,0 +1,127 @@
+#pragma once
+// The pointwise work of a mountain-wave timestep that is neither assembly nor PETSc: copying one
+// component of an interleaved vector field, the body force, the prescribed boundary velocity,
+// restoring it after the projection, the CFL number and the finite check. Each is a FOEHN_HD
+// functor over an index, run by FieldUpdates on the host (fields in host memory) or on the GPU
+// (fields in device memory, when the solves are there too), so both run the same arithmetic.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+#include "foehn/runtime/host_device.hpp"
+#include "foehn/runtime/stream.hpp"
+
+namespace foehn::mountainwave {
+
+// destination[i * destination_stride] = source[i * source_stride], i < count.
+struct StridedCopy {
+  const double* source;
+  std::size_t source_stride;
+  double* destination;
+  std::size_t destination_stride;
+  FOEHN_HD void operator()(std::size_t i) const {
+    destination[i * destination_stride] = source[i * source_stride];
+  }
+};
+
+// sum[i] += addend[i] (the pressure matrix: the Laplacian's values plus the stabilisation's).
+struct AddArrays {
+  const double* addend;
+  double* sum;
+  FOEHN_HD void operator()(std::size_t i) const { sum[i] += addend[i]; }
+};
+
+// force = u / dt + g theta' / theta0 z_hat at every local node (the momentum right-hand side's
+// pointwise part: the old velocity and the buoyancy of the new theta').
+struct BodyForce {
+  const double* velocity;
+  const double* theta;
+  double* force;
+  double dt;
+  double gravity;
+  double theta0;
+  FOEHN_HD void operator()(std::size_t n) const {
+    force[3 * n] = velocity[3 * n] / dt;
+    force[3 * n + 1] = velocity[3 * n + 1] / dt;
+    force[3 * n + 2] = velocity[3 * n + 2] / dt + gravity * theta[n] / theta0;
+  }
+};
+
+// The prescribed velocity at every local node (boundary_conditions.hpp): u = inflow_u[n] along x
+// (U at inflow nodes, else 0), v = 0, w = slope_x u + slope_y v (the terrain slopes at terrain
+// nodes, else 0) from the current iterate. Entries of unconstrained components are unused.
+struct BoundaryVelocity {
+  const double* velocity;
+  const double* inflow_u;
+  const double* slope_x;
+  const double* slope_y;
+  double* values;
+  FOEHN_HD void operator()(std::size_t n) const {
+    values[3 * n] = inflow_u[n];
+    values[3 * n + 1] = 0.0;
+    values[3 * n + 2] = velocity[3 * n] * slope_x[n] + velocity[3 * n + 1] * slope_y[n];
+  }
+};
+
+// velocity = values at the constrained points (node * 3 + component).
+struct RestoreBoundary {
+  const std::uint8_t* constrained;
+  const double* values;
+  double* velocity;
+  FOEHN_HD void operator()(std::size_t point) const {
+    if (constrained[point]) velocity[point] = values[point];
+  }
+};
+
+// max |u| dt / (shortest edge) over the nodes of tet t.
+struct TetCfl {
+  const double* velocity;
+  const std::int32_t* tets;
+  const double* shortest_edge;
+  double dt;
+  FOEHN_HD double operator()(std::size_t t) const {
+    double speed = 0;
+    for (int k = 0; k < 4; ++k) {
+      const double* u = velocity + 3 * static_cast<std::size_t>(tets[4 * t + k]);
+      const double s = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      speed = s > speed ? s : speed;
+    }
+    return speed * dt / shortest_edge[t];
+  }
+};
+
+// Runs the functors above over host or device arrays (all arrays of one call in the same memory).
+class FieldUpdates {
+ public:
+  // on_device: arrays in device memory, work queued on `stream` (which must outlive this).
+  FieldUpdates(bool on_device, const Stream* stream);
+
+  bool on_device() const noexcept { return on_device_; }
+
+  void copy(const StridedCopy& f, std::size_t count) const;
+  void add(const AddArrays& f, std::size_t count) const;
+  void body_force(const BodyForce& f, std::size_t nodes) const;
+  void boundary_velocity(const BoundaryVelocity& f, std::size_t nodes) const;
+  void restore_boundary(const RestoreBoundary& f, std::size_t points) const;
+  // The largest CFL number over `tets` tets (0 for none); waits for the result.
+  double max_cfl(const TetCfl& f, std::size_t tets) const;
+  // The number of entries of values[0, count) that are NaN or infinite; waits for the result.
+  std::size_t count_non_finite(const double* values, std::size_t count) const;
+
+ private:
+  bool on_device_;
+  const Stream* stream_;
+};
+
+// The device side (field_updates.cu; throws unavailable in builds without CUDA).
+namespace device {
+void copy(const StridedCopy& f, std::size_t count, const Stream& stream);
+void add(const AddArrays& f, std::size_t count, const Stream& stream);
+void body_force(const BodyForce& f, std::size_t nodes, const Stream& stream);
+void boundary_velocity(const BoundaryVelocity& f, std::size_t nodes, const Stream& stream);
+void restore_boundary(const RestoreBoundary& f, std::size_t points, const Stream& stream);
+double max_cfl(const TetCfl& f, std::size_t tets, const Stream& stream);
+std::size_t count_non_finite(const double* values, std::size_t count, const Stream& stream);
+}  // namespace device
+
+}  // namespace foehn::mountainwave

@@ -1,0 +1,196 @@
+// MountainWaveModel's data fixed per mesh: boundary kinds and the Dirichlet edits, the
+// diffusivity, the CFL geometry, the lumped mass and the damping terms, the work vectors and the
+// resident state, each in the memory it is used in.
+#include <petscmat.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "foehn/fe/operators.hpp"
+#include "foehn/mesh/geometry.hpp"
+#include "foehn/petsc/device_petsc.hpp"
+#include "foehn/petsc/dirichlet.hpp"
+#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/error.hpp"
+#include "model_systems.hpp"
+
+namespace foehn::mountainwave {
+
+namespace {
+
+// One flag per local point (node * components + c) for the given nodes of each component.
+std::vector<std::uint8_t> point_mask(std::size_t nodes, int components,
+                                     const std::vector<std::int32_t>* per_component) {
+  std::vector<std::uint8_t> mask(nodes * components, 0);
+  for (int c = 0; c < components; ++c)
+    for (const std::int32_t node : per_component[c])
+      mask[static_cast<std::size_t>(node) * components + c] = 1;
+  return mask;
+}
+
+// A host array's values in the given memory.
+template <class T>
+LocalArray<T> placed(const std::vector<T>& host, bool on_device, const Stream* stream) {
+  LocalArray<T> array(host.size(), on_device, stream);
+  array.assign(host, stream);
+  return array;
+}
+
+std::vector<double> owned_entries(Vec vec) {
+  const PetscScalar* entries = nullptr;
+  PetscInt size = 0;
+  FOEHN_PETSC_CHECK(VecGetLocalSize(vec, &size));
+  FOEHN_PETSC_CHECK(VecGetArrayRead(vec, &entries));
+  std::vector<double> copy(entries, entries + size);
+  FOEHN_PETSC_CHECK(VecRestoreArrayRead(vec, &entries));
+  return copy;
+}
+
+void set_owned_entries(Vec vec, const std::vector<double>& values) {
+  PetscScalar* entries = nullptr;
+  FOEHN_PETSC_CHECK(VecGetArrayWrite(vec, &entries));
+  std::copy(values.begin(), values.end(), entries);
+  FOEHN_PETSC_CHECK(VecRestoreArrayWrite(vec, &entries));
+}
+
+}  // namespace
+
+void MountainWaveModel::setup_fixed_data() {
+  Systems& s = *systems_;
+  const TetMesh& local = mesh_.local;
+  const std::size_t nodes = local.node_count();
+  const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
+  const bool on_device = s.device_solves;
+  const bool values_on_device = s.assembler.values_on_device();
+
+  s.kinds = boundary_kinds(local);
+  s.dirichlet = dirichlet_sets(s.kinds, physics_);
+
+  s.diffusivity_host.assign(9 * nodes, 0.0);
+  for (std::size_t n = 0; n < nodes; ++n)
+    for (int d = 0; d < 3; ++d) s.diffusivity_host[9 * n + 4 * d] = physics_.diffusivity;
+  s.diffusivity_tensor = placed(s.diffusivity_host, on_device, s.stream);
+  if (!on_device)
+    s.assembler.declare_constant(std::span<const double>(s.diffusivity_tensor.data(), 9 * nodes));
+
+  std::vector<double> shortest_edge(local.tets.size());
+  double volume_power_sum = 0;
+  for (std::size_t t = 0; t < local.tets.size(); ++t) {
+    const Tet& tet = local.tets[t];
+    double shortest = INFINITY;
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        double l2 = 0;
+        for (int d = 0; d < 3; ++d) {
+          const double e = local.nodes[tet[a]][d] - local.nodes[tet[b]][d];
+          l2 += e * e;
+        }
+        shortest = std::min(shortest, std::sqrt(l2));
+      }
+    shortest_edge[t] = shortest;
+    volume_power_sum += std::pow(std::abs(signed_volume(local, tet)), 2.0 / 3.0);
+  }
+  s.shortest_edge = placed(shortest_edge, on_device, s.stream);
+  static_assert(sizeof(Tet) == 4 * sizeof(std::int32_t), "tets are four packed node indices");
+  s.cfl_tets = on_device ? s.assembler.device_tets()
+                         : reinterpret_cast<const std::int32_t*>(local.tets.data());
+  double sums[2] = {volume_power_sum, static_cast<double>(local.tets.size())}, totals[2] = {0, 0};
+  MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, mesh_.comm);
+  s.stabilisation_length_squared = totals[0] / std::max(totals[1], 1.0);
+
+  const BoundaryVelocityData boundary = boundary_velocity_data(local, s.kinds, physics_, domain_);
+  s.inflow_u = placed(boundary.inflow_u, on_device, s.stream);
+  s.slope_x = placed(boundary.slope_x, on_device, s.stream);
+  s.slope_y = placed(boundary.slope_y, on_device, s.stream);
+  s.constrained_velocity = placed(point_mask(nodes, 3, s.dirichlet.velocity_nodes), on_device, s.stream);
+
+  // Vectors (on the GPU with the solves).
+  for (int k = 0; k < transported_count; ++k) {
+    s.transported_old[k] = s.scalar_exchange.create_vector();
+    s.transported_new[k] = s.scalar_exchange.create_vector();
+    s.tracer_boundary_values[k] = s.scalar_exchange.create_vector();
+  }
+  for (petsc::UniqueVec* v : {&s.lumped_mass, &s.damping_scalar, &s.interior, &s.zero_pressure,
+                              &s.s_rhs, &s.s_work, &s.s_w, &s.pressure_old, &s.pressure_increment,
+                              &s.pressure_rhs, &s.projection_rhs, &s.projection_solution})
+    *v = s.scalar_exchange.create_vector();
+  for (petsc::UniqueVec* v : {&s.damping_target, &s.v_velocity_star, &s.v_velocity_new,
+                              &s.v_gradient, &s.v_increment, &s.v_boundary})
+    *v = s.vector_exchange.create_vector();
+
+  // The resident state and the work arrays.
+  for (LocalArray<double>* field : {&s.state.velocity, &s.velocity_iterate, &s.boundary_values,
+                                    &s.body_force})
+    *field = LocalArray<double>(3 * nodes, on_device, s.stream);
+  for (LocalArray<double>* field : {&s.state.pressure, &s.state.theta, &s.pressure_local})
+    *field = LocalArray<double>(nodes, on_device, s.stream);
+  for (auto& field : s.state.tracers) field = LocalArray<double>(nodes, on_device, s.stream);
+  for (auto& field : s.transported) field = LocalArray<double>(nodes, on_device, s.stream);
+
+  // Lumped mass from the assembled mass matrix, and the damping terms built on it: rate * m on
+  // the diagonal of theta' and of every velocity component (added to the assembled values, in
+  // value memory), rate * m * U towards the inflow on the momentum right-hand side.
+  s.assembler.assemble(fe::MassOperator{}, *s.mass, nullptr);
+  FOEHN_PETSC_CHECK(MatGetRowSum(s.mass->mat(), s.lumped_mass.get()));
+  const std::vector<double> lumped = owned_entries(s.lumped_mass.get());
+  std::vector<double> damping(owned), damping_vector(3 * owned), target(3 * owned, 0.0),
+      interior(owned);
+  for (std::size_t n = 0; n < owned; ++n) {
+    const auto& x = local.nodes[n];
+    const double rate =
+        physics_.closed_box ? 0.0 : sponge_rate_at(physics_, domain_, x[0], x[1], x[2]);
+    damping[n] = rate * lumped[n];
+    for (int c = 0; c < 3; ++c) damping_vector[3 * n + c] = damping[n];
+    target[3 * n] = damping[n] * physics_.inflow_speed;
+    interior[n] = s.kinds[n] == 0 ? 1.0 : 0.0;
+  }
+  set_owned_entries(s.damping_scalar.get(), damping);
+  set_owned_entries(s.damping_target.get(), target);
+  set_owned_entries(s.interior.get(), interior);
+  s.damping_values_scalar = placed(damping, values_on_device, s.stream);
+  s.damping_values_vector = placed(damping_vector, values_on_device, s.stream);
+  s.stabilisation_values =
+      LocalArray<double>(s.assembler.pattern()->nnz(), values_on_device, s.stream);
+
+  std::vector<double> qv_inflow(owned);
+  for (std::size_t n = 0; n < owned; ++n) qv_inflow[n] = physics_.qv_profile(local.nodes[n][2]);
+  set_owned_entries(s.tracer_boundary_values[1].get(), qv_inflow);
+}
+
+void MountainWaveModel::setup_constraints() {
+  Systems& s = *systems_;
+  const auto& pattern = s.assembler.pattern();
+  const std::size_t nodes = mesh_.local.node_count();
+  const auto owned = static_cast<std::int32_t>(mesh_.owned_nodes);
+  s.tracer_constraints = std::make_unique<SystemConstraints>(pattern, 1, owned);
+  s.tracer_constraints->host.constrain(point_mask(nodes, 1, &s.dirichlet.tracer_nodes),
+                                       fe::ConstraintSymmetry::rows_only);
+  s.velocity_constraints = std::make_unique<SystemConstraints>(pattern, 3, owned);
+  s.velocity_constraints->host.constrain(point_mask(nodes, 3, s.dirichlet.velocity_nodes),
+                                         fe::ConstraintSymmetry::rows_only);
+  // Symmetric for the pressure, so that CG still applies; the prescribed increment is zero, so
+  // the removed columns carry nothing to the right-hand side.
+  s.pressure_constraints = std::make_unique<SystemConstraints>(pattern, 1, owned);
+  s.pressure_constraints->host.constrain(point_mask(nodes, 1, &s.dirichlet.pressure_nodes),
+                                         fe::ConstraintSymmetry::symmetric);
+  if (s.assembler.values_on_device())
+    for (SystemConstraints* c :
+         {s.tracer_constraints.get(), s.velocity_constraints.get(), s.pressure_constraints.get()})
+      c->device = std::make_unique<fe::DeviceValueEdits>(c->host, *s.stream);
+
+  // Constrained rows get a diagonal of the size of their matrix's: the mean lumped mass over dt
+  // for transport and momentum (both are M/dt + ...), fixed per mesh so that a restarted run
+  // constrains exactly as the uninterrupted one; for the pressure, the mean |diagonal| of
+  // K + P, which does not change on a fixed mesh (assembled once here, unconstrained).
+  PetscReal mass_sum = 0;
+  FOEHN_PETSC_CHECK(VecSum(s.lumped_mass.get(), &mass_sum));
+  const double mean_mass = mass_sum / static_cast<double>(std::max<std::int64_t>(mesh_.global_nodes, 1));
+  s.tracer_constraints->diagonal = mean_mass / numerics_.dt;
+  s.velocity_constraints->diagonal = mean_mass / numerics_.dt;
+  StepTimes unused;
+  assemble_pressure(unused, /*with_stabilisation=*/true, /*constrain=*/false);
+  s.pressure_constraints->diagonal = petsc::mean_abs_diagonal(s.pressure->mat());
+  stabilisation_ready_ = true;
+}
+
+}  // namespace foehn::mountainwave
