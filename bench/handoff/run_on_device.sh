@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call for the PETSc glue: GPU hand-off tests (+ compute-sanitizer), the CUDA
 # Poisson example on 1 and 4 ranks with -log_view, then the hand-off benchmark on 1 rank and on
-# 4 ranks sharing the GPU. Run from the repository root on the GPU host with the bundle from
+# 4 ranks sharing the GPU, with the matrices on the GPU and on the host. Run from the repository root on the GPU host with the bundle from
 #   ../shared/tools/gpu-bundle -o .gpu build/bin/{bench_handoff,foehn_cuda_petsc_handoff,foehn-poisson}
 # usage: bench/handoff/run_on_device.sh <tests|bench|all> [sizes]
 set -uo pipefail
@@ -31,8 +31,12 @@ if [[ $what == tests || $what == all ]]; then
 fi
 
 if [[ $what == bench || $what == all ]]; then
+  # With a CUDA PETSc: matrices on the GPU (the default) and, for comparison in the same call,
+  # host matrices (-device_matrices 0), the only path of a PETSc without CUDA.
   for ranks in 1 4; do
-    $run $mpi -n $ranks bench_handoff -sizes "$sizes" -repeats 10 -out_dir "$out" \
-      2>&1 | tee "$out/bench-n$ranks.log"
+    for device in 1 0; do
+      $run $mpi -n $ranks bench_handoff -sizes "$sizes" -repeats 10 -out_dir "$out" \
+        -device_matrices $device 2>&1 | grep -v "pmix\|dlopen\|Perhaps" | tee "$out/bench-n$ranks-device$device.log"
+    done
   done
 fi

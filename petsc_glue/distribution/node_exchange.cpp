@@ -105,14 +105,33 @@ UniqueVec& UniqueVec::operator=(UniqueVec&& other) noexcept {
   return *this;
 }
 
+namespace {
+
+// The mesh's numbering, after checking that the mesh was distributed over its communicator.
+NodeNumbering checked_numbering(const DistributedMesh& mesh) {
+  const detail::CommShape shape = detail::comm_shape(mesh.comm, "NodeExchange");
+  detail::run_collectively(mesh.comm, [&] {
+    if (mesh.size != shape.size || mesh.rank != shape.rank)
+      fail(ErrorCategory::invalid_input, "NodeExchange: the mesh was distributed as rank ",
+           mesh.rank, " of ", mesh.size, " but its communicator has this rank as ", shape.rank,
+           " of ", shape.size);
+  });
+  return distributed_numbering(mesh);
+}
+
+}  // namespace
+
 NodeExchange::NodeExchange(const DistributedMesh& mesh, int components, bool device_vectors)
-    : comm_(mesh.comm),
+    : NodeExchange(checked_numbering(mesh), components, device_vectors) {}
+
+NodeExchange::NodeExchange(const NodeNumbering& numbering, int components, bool device_vectors)
+    : comm_(numbering.comm),
       components_(components),
       device_vectors_(device_vectors),
-      owned_nodes_(mesh.owned_nodes),
-      local_nodes_(mesh.local_nodes()),
-      global_nodes_(mesh.global_nodes),
-      first_owned_global_(mesh.first_owned_global) {
+      owned_nodes_(numbering.owned_nodes),
+      local_nodes_(numbering.local_nodes),
+      global_nodes_(numbering.global_nodes),
+      first_owned_global_(numbering.first_owned_global) {
   const detail::CommShape shape = detail::comm_shape(comm_, "NodeExchange");
   several_ranks_ = shape.size > 1;
   std::vector<PetscInt> ghost_globals;
@@ -122,18 +141,14 @@ NodeExchange::NodeExchange(const DistributedMesh& mesh, int components, bool dev
            "with CUDA: ", detail::why_no_device_solves());
     if (components < 1)
       fail(ErrorCategory::invalid_input, "NodeExchange: ", components, " components per node");
-    if (mesh.size != shape.size || mesh.rank != shape.rank)
-      fail(ErrorCategory::invalid_input, "NodeExchange: the mesh was distributed as rank ",
-           mesh.rank, " of ", mesh.size, " but its communicator has this rank as ", shape.rank,
-           " of ", shape.size);
-    if (owned_nodes_ < 0 || owned_nodes_ > local_nodes_)
+    if (owned_nodes_ < 0 || owned_nodes_ > local_nodes_ ||
+        (several_ranks_ && numbering.global_of_local.size() != static_cast<std::size_t>(local_nodes_)))
       fail(ErrorCategory::invalid_input, "NodeExchange: ", owned_nodes_, " owned of ", local_nodes_,
-           " local nodes");
+           " local nodes with ", numbering.global_of_local.size(), " global numbers");
     to_petsc_int(global_nodes_ * components_, "global nodes x components");
     ghost_globals.reserve(static_cast<std::size_t>(local_nodes_ - owned_nodes_));
     for (std::int32_t l = owned_nodes_; l < local_nodes_; ++l)
-      ghost_globals.push_back(
-          static_cast<PetscInt>(mesh.global_of_local[static_cast<std::size_t>(l)]));
+      ghost_globals.push_back(static_cast<PetscInt>(numbering.global_of(l)));
   });
 
   IS ghost_entries = nullptr;

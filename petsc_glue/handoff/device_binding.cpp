@@ -2,6 +2,8 @@
 
 #include <petscsys.h>
 
+#include <utility>
+
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
@@ -11,15 +13,33 @@
 
 namespace foehn::petsc {
 
-int host_local_rank(MPI_Comm comm) {
+namespace {
+
+// This rank's index among the ranks of its host, and their number.
+std::pair<int, int> host_rank_and_size(MPI_Comm comm, const char* who) {
   MPI_Comm host = MPI_COMM_NULL;
   if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host) != MPI_SUCCESS)
-    fail(ErrorCategory::internal, "host_local_rank: MPI_Comm_split_type failed");
-  int rank = 0;
-  const int status = MPI_Comm_rank(host, &rank);
+    fail(ErrorCategory::internal, who, ": MPI_Comm_split_type failed");
+  int rank = 0, size = 0;
+  const int status = MPI_Comm_rank(host, &rank) == MPI_SUCCESS ? MPI_Comm_size(host, &size) : 1;
   MPI_Comm_free(&host);
-  if (status != MPI_SUCCESS) fail(ErrorCategory::internal, "host_local_rank: MPI_Comm_rank failed");
-  return rank;
+  if (status != MPI_SUCCESS) fail(ErrorCategory::internal, who, ": MPI_Comm_rank/size failed");
+  return {rank, size};
+}
+
+}  // namespace
+
+int host_local_rank(MPI_Comm comm) {
+  return host_rank_and_size(comm, "host_local_rank").first;
+}
+
+bool one_rank_per_device(MPI_Comm comm) {
+  const int ranks_on_host = host_rank_and_size(comm, "one_rank_per_device").second;
+  const int devices = cuda_device_count();
+  int fits = devices > 0 && ranks_on_host <= devices ? 1 : 0, everywhere = 0;
+  if (MPI_Allreduce(&fits, &everywhere, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+    fail(ErrorCategory::internal, "one_rank_per_device: MPI_Allreduce failed");
+  return everywhere == 1;
 }
 
 int select_device_for_rank(MPI_Comm comm) {

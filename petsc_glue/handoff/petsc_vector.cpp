@@ -40,7 +40,9 @@ PetscVector::PetscVector(const NodeNumbering& numbering, int components, bool on
     else
 #endif
       FOEHN_PETSC_CHECK(VecSetType(vec_, distributed_ ? VECMPI : VECSEQ));
-    if (distributed_) {
+    if (distributed_ && on_device_) {
+      device_exchange_ = std::make_unique<NodeExchange>(numbering, components, true);
+    } else if (distributed_) {
       std::vector<PetscInt> indices(local_values_);
       for (std::int32_t node = 0; node < numbering.local_nodes; ++node)
         for (int c = 0; c < components; ++c)
@@ -82,6 +84,7 @@ PetscVector& PetscVector::operator=(PetscVector&& other) noexcept {
   on_device_ = other.on_device_;
   device_buffer_ = std::move(other.device_buffer_);
   device_write_ = std::exchange(other.device_write_, nullptr);
+  device_exchange_ = std::move(other.device_exchange_);
   return *this;
 }
 
@@ -142,9 +145,8 @@ void PetscVector::get_owned_values(std::span<double> owned) const {
 void PetscVector::publish_device_values(const double* values, const Stream& stream) {
   const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
   if (distributed_) {
-    petsc_waits_for(stream);
-    FOEHN_PETSC_CHECK(VecSetValuesCOO(vec_, values, INSERT_VALUES));
-    stream_waits_for_petsc(stream);  // PETSc reads `values` on its stream
+    FOEHN_PETSC_CHECK(VecZeroEntries(vec_));
+    device_exchange_->local_to_global(values, local_values_, vec_, ExchangeMode::add, stream);
     return;
   }
   const VecArray entries(vec_, VecAccess::write, &stream);

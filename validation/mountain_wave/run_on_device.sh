@@ -43,11 +43,23 @@ if [[ $what == perf ]]; then
   mw "$cores" cpu "$cores CPU cores" "$out/perf-allcpu" "${common[@]}" > "$out/perf-allcpu.log"
   mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu" "${common[@]}" \
     -log_view ":$out/perf-1gpu/log_view.txt" > "$out/perf-1gpu.log"
-  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" \
-    -log_view ":$out/perf-4gpu/log_view.txt" > "$out/perf-4gpu.log"
+  # Four ranks on the GPU: with the solves on the host (what automatic picks when ranks share a
+  # GPU) and on the GPU (-foehn_solves device), the latter also under MPS when the image has it.
+  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" > "$out/perf-4gpu.log"
+  mw 4 cuda "4 CPU cores + 1 GPU, solves on the GPU" "$out/perf-4gpu-devicesolves" \
+    "${common[@]}" -foehn_solves device > "$out/perf-4gpu-devicesolves.log"
+  if [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    nvidia-cuda-mps-control -d && sleep 1
+    mw 4 cuda "4 CPU cores + 1 GPU (MPS), solves on the GPU" "$out/perf-4gpu-mps" \
+      "${common[@]}" -foehn_solves device > "$out/perf-4gpu-mps.log"
+    echo quit | nvidia-cuda-mps-control
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
   [[ ${HOST_SOLVES:-1} == 1 ]] && mw 1 cuda "1 CPU core + 1 GPU, solves on the CPU" \
     "$out/perf-1gpu-hostsolves" "${common[@]}" -foehn_solves host > "$out/perf-1gpu-hostsolves.log"
-  for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-1gpu-hostsolves; do
+  for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-4gpu-devicesolves perf-4gpu-mps perf-1gpu-hostsolves; do
     [[ -f $out/$f.log ]] || continue
     echo "== $f"; grep -E "^\| (Total|Momentum)|foehn-mountainwave:|rror" "$out/$f.log"
   done

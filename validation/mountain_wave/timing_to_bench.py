@@ -17,6 +17,8 @@ from datetime import date
 # (folder, variant name); the all-cores run is named after its rank count.
 CONFIGS = [("perf-1cpu", "1_cpu_core"), ("perf-allcpu", None), ("perf-1gpu", "1_cpu_core_1_gpu"),
            ("perf-4gpu", "4_cpu_cores_1_gpu"),
+           ("perf-4gpu-devicesolves", "4_cpu_cores_1_gpu_solves_on_gpu"),
+           ("perf-4gpu-mps", "4_cpu_cores_1_gpu_mps_solves_on_gpu"),
            ("perf-1gpu-hostsolves", "1_cpu_core_1_gpu_solves_on_cpu")]
 MATRIX_ROWS = ("temperature_matrix", "water_vapor_matrix", "cloud_water_matrix",
                "rain_water_matrix", "momentum_matrix", "pressure_correction_matrix",

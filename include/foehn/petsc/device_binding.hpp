@@ -9,6 +9,10 @@ namespace foehn::petsc {
 // The rank's index among the ranks of `comm` on its host. Collective.
 int host_local_rank(MPI_Comm comm);
 
+// True when no GPU is shared: on every host of `comm`, at most as many ranks as CUDA devices
+// (false where a host has no device). Collective; the same answer on every rank.
+bool one_rank_per_device(MPI_Comm comm);
+
 // Selects device host_local_rank % device count on the calling thread and returns it.
 // Collective. Throws foehn::Error (unavailable) when the host has no CUDA device. (A PETSc built
 // with CUDA picks its device as rank % device count, the same on one host.)

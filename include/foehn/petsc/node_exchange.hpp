@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "foehn/petsc/distributed_mesh.hpp"
+#include "foehn/petsc/node_numbering.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn::petsc {
@@ -60,6 +61,8 @@ class NodeExchange {
   // communicator must outlive the exchange, and the exchange (like every PETSc object) must
   // be destroyed before PetscFinalize.
   NodeExchange(const DistributedMesh& mesh, int components, bool device_vectors = false);
+  // The same from a numbering (owned nodes first, then ghosts, as a DistributedMesh's).
+  NodeExchange(const NodeNumbering& numbering, int components, bool device_vectors = false);
   ~NodeExchange();
   NodeExchange(NodeExchange&& other) noexcept;
   NodeExchange& operator=(NodeExchange&& other) noexcept;

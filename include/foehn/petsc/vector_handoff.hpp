@@ -9,13 +9,15 @@
 //
 // On the GPU (on_device, where device_solves_available()) the Vec is VECCUDA and device values
 // stay there: one rank writes PETSc's device array in place (begin_device_write hands it out,
-// so an assembly can write its right-hand side straight into it), several ranks pass the
-// device pointer to VecSetValuesCOO.
+// so an assembly can write its right-hand side straight into it); several ranks add their
+// owned values on the device and send ghost values to their owners through PETSc's scatter
+// (a NodeExchange): PETSc 3.26's VECMPICUDA takes COO values on the host only.
 #include <petscvec.h>
 
 #include <memory>
 #include <span>
 
+#include "foehn/petsc/node_exchange.hpp"
 #include "foehn/petsc/node_numbering.hpp"
 #include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/pinned_array.hpp"
@@ -63,8 +65,10 @@ class PetscVector {
   std::unique_ptr<::foehn::Event> copy_done_;
   bool pending_ = false;
   bool on_device_ = false;
-  // Device Vecs: local values in Foehn's order where PETSc's array cannot take them in place.
+  // Device Vecs: local values in Foehn's order where PETSc's array cannot take them in place,
+  // and on several ranks the exchange that sums them into the owners' entries.
   DeviceArray<double> device_buffer_;
+  std::unique_ptr<NodeExchange> device_exchange_;
   double* device_write_ = nullptr;  // what begin_device_write handed out, until its end
 
   void publish_device_values(const double* values, const Stream& stream);

@@ -71,7 +71,8 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
                                strategy, strategy, text_size, nullptr));
   PetscCall(PetscOptionsString("-foehn_solves",
                                "Where PETSc's matrices, vectors and solves run: auto (the GPU with "
-                               "the CUDA backend and a CUDA PETSc), host or device",
+                               "the CUDA backend and a CUDA PETSc, when no GPU is shared by "
+                               "several ranks), host or device",
                                "", solves, solves, text_size, nullptr));
   PetscCall(PetscOptionsReal("-output_interval", "Simulated seconds between outputs (0: at the end)",
                              "", o.output_interval, &o.output_interval, nullptr));
