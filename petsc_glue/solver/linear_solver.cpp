@@ -320,6 +320,17 @@ void LinearSolver::take_snapshot() {
   FOEHN_PETSC_CHECK(KSPSetOperators(ksp_, operator_, pmat_snapshot_));
 }
 
+template <class Action>
+void LinearSolver::in_context(const char* what, const Action& action) const {
+  try {
+    action();
+  } catch (const Error& error) {
+    // PETSc's message says what failed; add which system and with what.
+    fail(error.category(), "linear solver ", label_of(prefix_), " (", description(), ") failed ",
+         what, ": ", error.what());
+  }
+}
+
 bool LinearSolver::decide_rebuild() {
   PetscObjectState state = 0;
   FOEHN_PETSC_CHECK(PetscObjectStateGet(reinterpret_cast<PetscObject>(user_pmat_), &state));
@@ -366,9 +377,11 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   const auto setup_start = Clock::now();
   {
     ScopedLogEvent event(LogEvent::solver_setup, reinterpret_cast<PetscObject>(ksp_));
-    FOEHN_PETSC_CHECK(KSPSetUp(ksp_));
-    pass_reuse_to_blocks(reuse);
-    FOEHN_PETSC_CHECK(KSPSetUpOnBlocks(ksp_));
+    in_context("setting up", [&] {
+      FOEHN_PETSC_CHECK(KSPSetUp(ksp_));
+      pass_reuse_to_blocks(reuse);
+      FOEHN_PETSC_CHECK(KSPSetUpOnBlocks(ksp_));
+    });
   }
   result.setup_seconds = seconds_since(setup_start);
   if (result.preconditioner_rebuilt) {
@@ -382,7 +395,7 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   {
     ScopedLogEvent event(LogEvent::solve, reinterpret_cast<PetscObject>(ksp_),
                          reinterpret_cast<PetscObject>(b));
-    FOEHN_PETSC_CHECK(KSPSolve(ksp_, b, x));
+    in_context("solving", [&] { FOEHN_PETSC_CHECK(KSPSolve(ksp_, b, x)); });
   }
   result.solve_seconds = seconds_since(solve_start);
 

@@ -4,8 +4,10 @@
 # usage: validation/mountain_wave/run_on_device.sh <tests|perf|solvers|physics> [mesh_tets] [end_time]
 #   tests    CPU vs GPU from t = 0 (solves on the CPU: atomic strategies and deterministic; on
 #            the GPU: tight tolerances, no copies back), compute-sanitizer
-#   perf     Table 10: 1 core, all cores, 1 core + GPU, 4 cores + GPU, 1 core + GPU with the
-#            solves on the CPU (STEPS steps, 2 of them warm-up; PERF_OPTIONS added to each run)
+#   perf     Table 10: 1 core, all cores, 1 core + GPU, 4 cores + GPU (solves on the host, on the
+#            GPU, on the GPU under MPS), 1 core + GPU with the solves on the CPU (STEPS steps, 2 of
+#            them warm-up; PERF_OPTIONS added to each run; HOST_SOLVES=0, SHARED_DEVICE_SOLVES=0
+#            and MPS=0 leave out those runs)
 #   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU
 #   physics  the run compared with linear theory, 4 ranks + GPU (sections in $OUT/physics)
 set -uo pipefail
@@ -17,7 +19,7 @@ mkdir -p "$out"
 run=.gpu/run
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi="mpirun --oversubscribe --bind-to none"
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
+quiet() { grep --line-buffered -v "pmix\|dlopen error\|Perhaps a missing"; }
 mw() { # ranks backend label outdir extra...
   local ranks=$1 backend=$2 label=$3 dir=$4; shift 4
   $run $mpi -n "$ranks" foehn-mountainwave -mesh_tets "$tets" -foehn_backend "$backend" \
@@ -46,8 +48,9 @@ if [[ $what == perf ]]; then
   # Four ranks on the GPU: with the solves on the host (what automatic picks when ranks share a
   # GPU) and on the GPU (-foehn_solves device), the latter also under MPS when the image has it.
   mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" > "$out/perf-4gpu.log"
-  mw 4 cuda "4 CPU cores + 1 GPU, solves on the GPU" "$out/perf-4gpu-devicesolves" \
-    "${common[@]}" -foehn_solves device > "$out/perf-4gpu-devicesolves.log"
+  [[ ${SHARED_DEVICE_SOLVES:-1} == 1 ]] && mw 4 cuda "4 CPU cores + 1 GPU, solves on the GPU" \
+    "$out/perf-4gpu-devicesolves" "${common[@]}" -foehn_solves device \
+    > "$out/perf-4gpu-devicesolves.log"
   if [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null; then
     export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
@@ -84,6 +87,34 @@ if [[ $what == solvers ]]; then
 -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8
 -momentum_foehn_pc_rebuild_interval 4 -theta_foehn_pc_rebuild_interval 4 -qv_foehn_pc_rebuild_interval 4 -qc_foehn_pc_rebuild_interval 4 -qr_foehn_pc_rebuild_interval 4 -momentum_ksp_initial_guess_nonzero -theta_ksp_initial_guess_nonzero -qv_ksp_initial_guess_nonzero -theta_ksp_rtol 1e-6 -qv_ksp_rtol 1e-6 -qc_ksp_rtol 1e-6 -qr_ksp_rtol 1e-6 -momentum_ksp_rtol 1e-6 -pressure_ksp_rtol 1e-8 -projection_ksp_rtol 1e-8 -projection_pc_type bjacobi
 VARIANTS
+fi
+
+if [[ $what == perf-large ]]; then
+  # Table 10 at a size where one core takes about a minute per step, within one device call:
+  # the one-core run (one warm-up step) runs beside the GPU runs, which use one, four ranks of
+  # the sixteen cores; the all-cores run comes after it, alone.
+  steps=${STEPS:-3}
+  common=(-max_steps "$steps" -timing_warmup 1 -vtk 0 -sections 0 -dt 20 ${PERF_OPTIONS:-})
+  mw 1 cpu "1 CPU core" "$out/perf-1cpu" "${common[@]}" > "$out/perf-1cpu.log" &
+  one_core=$!
+  mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu" "${common[@]}" \
+    -log_view ":$out/perf-1gpu/log_view.txt" > "$out/perf-1gpu.log"
+  mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" > "$out/perf-4gpu.log"
+  if [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    nvidia-cuda-mps-control -d && sleep 1
+    mw 4 cuda "4 CPU cores + 1 GPU (MPS), solves on the GPU" "$out/perf-4gpu-mps" \
+      "${common[@]}" -foehn_solves device > "$out/perf-4gpu-mps.log"
+    echo quit | nvidia-cuda-mps-control
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
+  wait "$one_core"
+  mw "$(nproc)" cpu "$(nproc) CPU cores" "$out/perf-allcpu" "${common[@]}" > "$out/perf-allcpu.log"
+  for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-4gpu-mps; do
+    [[ -f $out/$f.log ]] || continue
+    echo "== $f"; grep -E "^\| Total timestep|foehn-mountainwave:|rror" "$out/$f.log"
+  done
 fi
 
 if [[ $what == gpusolvers ]]; then

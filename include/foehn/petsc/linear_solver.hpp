@@ -135,6 +135,9 @@ class LinearSolver {
   void configure(MPI_Comm comm, const SolverSettings& settings);
   bool decide_rebuild();
   void take_snapshot();
+  // Runs `action`, adding the solver's prefix and description to a foehn::Error it throws.
+  template <class Action>
+  void in_context(const char* what, const Action& action) const;
   void pass_reuse_to_blocks(PetscBool reuse) const;
   void destroy() noexcept;
 
