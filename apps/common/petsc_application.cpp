@@ -19,9 +19,9 @@ bool help_flag = false;
 
 // Options that PETSc or MPI read themselves even if our code never asks for them.
 bool is_framework_option(const std::string& name) {
-  for (const char* prefix : {"help", "options_", "log_", "malloc", "on_error", "no_signal",
-                             "info", "history", "petsc", "mpi", "fp_trap", "skip_petscrc",
-                             "check_pointer", "memory_view", "objects_dump"})
+  for (const char* prefix :
+       {"help", "options_", "log_", "malloc", "on_error", "no_signal", "info", "history", "petsc",
+        "mpi", "fp_trap", "skip_petscrc", "check_pointer", "memory_view", "objects_dump"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
 }
@@ -44,7 +44,9 @@ void reject_unused_options(const std::string& program) {
          " -help lists the options)");
 }
 
-bool help_requested() { return help_flag; }
+bool help_requested() {
+  return help_flag;
+}
 
 int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
                           const std::function<void()>& body) {

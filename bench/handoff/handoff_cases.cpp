@@ -58,8 +58,7 @@ struct System {
   bool on_device;
 
   System(fe::CudaAssembler& gpu, const petsc::NodeNumbering& numbering,
-         std::shared_ptr<const fe::CsrPattern> pattern, const Stream& stream, Op op_in,
-         bool device)
+         std::shared_ptr<const fe::CsrPattern> pattern, const Stream& stream, Op op_in, bool device)
       : values(gpu.template create_matrix<Op>()),
         rhs(static_cast<std::size_t>(gpu.node_count()) * Op::block_rows, stream),
         matrix(numbering, std::move(pattern), Op::block_rows, Op::block_cols, options(device)),
@@ -77,11 +76,12 @@ struct System {
   void assemble(fe::CudaAssembler& gpu, fe::AssemblyStrategy strategy) {
     if (!on_device) return gpu.assemble(op, values, &rhs, strategy);
     const Stream& stream = gpu.stream();
-    gpu.assemble(op,
-                 fe::DeviceAssemblyTarget{Op::block_rows, Op::block_cols,
-                                          matrix.begin_device_write(stream), matrix.value_count(),
-                                          vector.begin_device_write(stream), vector.local_value_count()},
-                 strategy);
+    gpu.assemble(
+        op,
+        fe::DeviceAssemblyTarget{Op::block_rows, Op::block_cols, matrix.begin_device_write(stream),
+                                 matrix.value_count(), vector.begin_device_write(stream),
+                                 vector.local_value_count()},
+        strategy);
   }
   void begin(const Stream& stream) {
     if (on_device) {
@@ -137,7 +137,7 @@ HandoffTimes time_system(System<Op>& system, fe::CudaAssembler& gpu, const Strea
     // The hand-off on the GPU is what end_device_write does (begin() above): no copy.
     t.update_ms = t.copy_ms + t.update_ms;
     t.copy_ms = 0;
-    t.path = system.matrix.writes_in_place() ? "device_in_place"
+    t.path = system.matrix.writes_in_place()                   ? "device_in_place"
              : system.matrix.path() == petsc::HandoffPath::coo ? "device_coo"
                                                                : "device_permuted";
     // The values the check compares with: the same assembly into Foehn's own array.
@@ -189,10 +189,10 @@ HandoffRun run_handoff_cases(const petsc::DistributedMesh& mesh, fe::AssemblyStr
   System<fe::MomentumOperator> vector_system(gpu, numbering, pattern, compute, momentum, on_device);
 
   HandoffRun run;
-  run.operators.push_back(time_system(scalar_system, gpu, compute, strategy, mesh.comm, warmups,
-                                      repeats, "diffusion"));
-  run.operators.push_back(time_system(vector_system, gpu, compute, strategy, mesh.comm, warmups,
-                                      repeats, "momentum"));
+  run.operators.push_back(
+      time_system(scalar_system, gpu, compute, strategy, mesh.comm, warmups, repeats, "diffusion"));
+  run.operators.push_back(
+      time_system(vector_system, gpu, compute, strategy, mesh.comm, warmups, repeats, "momentum"));
   if (on_device) return run;  // nothing crosses to the host: no copy to overlap
 
   // The two systems of a timestep, handed off one after the other ...

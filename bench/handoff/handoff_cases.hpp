@@ -24,8 +24,8 @@ struct HandoffTimes {
 };
 
 struct PipelineTimes {
-  double sequential_ms = 0;   // assemble A, hand off A, assemble B, hand off B
-  double overlapped_ms = 0;   // copies on a second stream, PETSc updates while the GPU works
+  double sequential_ms = 0;  // assemble A, hand off A, assemble B, hand off B
+  double overlapped_ms = 0;  // copies on a second stream, PETSc updates while the GPU works
 };
 
 struct HandoffRun {

@@ -104,8 +104,8 @@ void run(int argc, char** argv) {
     }
     const petsc::DistributedMesh mesh = petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
     whole = TetMesh();
-    const HandoffRun local =
-        run_handoff_cases(mesh, strategy, options.warmups, options.repeats, options.device_matrices);
+    const HandoffRun local = run_handoff_cases(mesh, strategy, options.warmups, options.repeats,
+                                               options.device_matrices);
 
     for (const HandoffTimes& t : local.operators) {
       const double assemble = max_over_ranks(t.assemble_ms, comm);
@@ -119,7 +119,8 @@ void run(int argc, char** argv) {
       // Round-off of summing ~10^8 entries of both signs in different orders.
       const bool passed = error <= 1e-10;
       all_checks_passed = all_checks_passed && passed;
-      const std::string path = t.path + (t.path == "seq_array" ? (t.registered ? "_registered" : "_staged") : "");
+      const std::string path =
+          t.path + (t.path == "seq_array" ? (t.registered ? "_registered" : "_staged") : "");
       auto add = [&](const std::string& stage, const std::string& variant, double ms) {
         BenchCase c;
         c.name = t.operator_name + "_" + stage;
@@ -144,10 +145,10 @@ void run(int argc, char** argv) {
       add("handoff_total", path + "_" + t.format, copy + update);
       if (rank == 0)
         std::cout << t.operator_name << " " << mesh.global_tets << " tets, " << rank_label
-                  << ": assembly " << assemble << " ms, copy " << copy << " ms ("
-                  << copy_gbs << " GB/s per rank), PETSc update " << update
-                  << " ms, hand-off/assembly " << (copy + update) / assemble << " ["
-                  << path << ", " << t.format << "], check " << error << "\n";
+                  << ": assembly " << assemble << " ms, copy " << copy << " ms (" << copy_gbs
+                  << " GB/s per rank), PETSc update " << update << " ms, hand-off/assembly "
+                  << (copy + update) / assemble << " [" << path << ", " << t.format << "], check "
+                  << error << "\n";
     }
     if (options.device_matrices) continue;  // no copies: no pipeline to measure
     const double sequential = max_over_ranks(local.pipeline.sequential_ms, comm);
@@ -168,8 +169,7 @@ void run(int argc, char** argv) {
     }
     if (rank == 0)
       std::cout << "diffusion + momentum with hand-off: sequential " << sequential
-                << " ms, overlapped " << overlapped << " ms (" << sequential / overlapped
-                << "x)\n";
+                << " ms, overlapped " << overlapped << " ms (" << sequential / overlapped << "x)\n";
   }
   report.notes.push_back(
       "Times are the maximum over ranks of each rank's median; `speedup_vs_baseline` of a "
@@ -179,7 +179,8 @@ void run(int argc, char** argv) {
   report.notes.push_back(
       "Check: the sum of all entries of the PETSc matrix (A * ones, summed) equals the sum of "
       "the values every rank handed in, relative to the sum of their magnitudes.");
-  if (!all_checks_passed) fail(ErrorCategory::internal, "a hand-off check failed: no result written");
+  if (!all_checks_passed)
+    fail(ErrorCategory::internal, "a hand-off check failed: no result written");
   if (rank == 0) {
     const std::string stem = "handoff-" + device_short_name(report.device) + "-" + today_compact() +
                              "-" + rank_label + (options.device_matrices ? "-device" : "") +

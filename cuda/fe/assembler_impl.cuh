@@ -17,9 +17,9 @@ struct CudaAssembler::Impl {
   std::int64_t node_count = 0;
   std::int64_t tet_count = 0;
   std::int64_t nnz = 0;
-  DeviceArray<double> coordinates;           // node * 3 + d
-  DeviceArray<std::int32_t> tets;            // tet * 4 + k
-  DeviceArray<std::int32_t> row_offsets;     // node pattern, nnz block slots
+  DeviceArray<double> coordinates;        // node * 3 + d
+  DeviceArray<std::int32_t> tets;         // tet * 4 + k
+  DeviceArray<std::int32_t> row_offsets;  // node pattern, nnz block slots
   DeviceArray<std::int32_t> column_indices;
   // fused_map and deterministic: slot of block (i, j) of tet e at e * 16 + i * 4 + j.
   DeviceArray<std::int32_t> slot_map;
@@ -75,7 +75,8 @@ __device__ inline void poison_element(MomentumOperator::CompactElement& e) {
 template <class Op>
 __device__ void element_result(const Op& op, const double* __restrict__ coordinates,
                                const std::int32_t* __restrict__ tets, std::int64_t e,
-                               ElementContextFor<typename Op::Rule>& ctx, ElementResult<Op>& element) {
+                               ElementContextFor<typename Op::Rule>& ctx,
+                               ElementResult<Op>& element) {
   if (prepare_element(coordinates, tets, e, ctx))
     compute_element(op, ctx, element);
   else  // unreachable for a validated mesh: make the damage visible, never silent
@@ -101,16 +102,19 @@ void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
 // Zeroes the target's values (and right-hand side) on the assembler's stream: the atomic
 // strategies add into them.
 inline void zero_target(const CudaAssembler::Impl& impl, const DeviceAssemblyTarget& target) {
-  ::foehn::detail::fill_bytes_async(target.values, 0, target.value_count * sizeof(double), impl.native_stream());
+  ::foehn::detail::fill_bytes_async(target.values, 0, target.value_count * sizeof(double),
+                                    impl.native_stream());
   if (target.rhs)
-    ::foehn::detail::fill_bytes_async(target.rhs, 0, target.rhs_count * sizeof(double), impl.native_stream());
+    ::foehn::detail::fill_bytes_async(target.rhs, 0, target.rhs_count * sizeof(double),
+                                      impl.native_stream());
 }
 
 // Applies MACRO(Op) to every operator of the FE core (explicit instantiations).
-#define FOEHN_FOR_EACH_OPERATOR(MACRO)                                                   \
-  MACRO(MassOperator)                                                                   \
-  MACRO(AdvectionOperator)                                                              \
-  MACRO(DiffusionOperator) MACRO(AdvectionDiffusionOperator) MACRO(StabilisationOperator) \
-      MACRO(DivergenceOperator) MACRO(MomentumOperator)
+#define FOEHN_FOR_EACH_OPERATOR(MACRO)                                                     \
+  MACRO(MassOperator)                                                                      \
+  MACRO(AdvectionOperator)                                                                 \
+  MACRO(DiffusionOperator)                                                                 \
+  MACRO(AdvectionDiffusionOperator) MACRO(StabilisationOperator) MACRO(DivergenceOperator) \
+      MACRO(MomentumOperator)
 
 }  // namespace foehn::fe

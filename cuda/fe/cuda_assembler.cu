@@ -1,12 +1,12 @@
 // CudaAssembler: mesh upload, the device-built sparsity pattern, the per-strategy structures
 // and the dispatch to the strategies.
 
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/sequence.h>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
 
 #include <bit>
 #include <limits>
@@ -32,7 +32,8 @@ __global__ void pattern_keys_kernel(const std::int32_t* __restrict__ tets, std::
             (static_cast<std::uint64_t>(n[i]) << 32) | static_cast<std::uint32_t>(n[j]);
   }
   if (t < node_count)  // the diagonal, present also for nodes no tet uses (as on the CPU)
-    keys[tet_count * 16 + t] = (static_cast<std::uint64_t>(t) << 32) | static_cast<std::uint32_t>(t);
+    keys[tet_count * 16 + t] =
+        (static_cast<std::uint64_t>(t) << 32) | static_cast<std::uint32_t>(t);
 }
 
 __global__ void split_keys_kernel(const std::uint64_t* __restrict__ keys, std::int64_t count,
@@ -67,19 +68,22 @@ void group_by_key(const DeviceArray<std::int32_t>& keys, std::int64_t key_count,
   DeviceArray<std::int32_t> sorted_keys(n, stream), order(n, stream);
   positions = DeviceArray<std::int32_t>(n, stream);
   thrust::sequence(thrust::cuda::par.on(s), order.data(), order.data() + n);
-  const int end_bit = std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(key_count))));
+  const int end_bit =
+      std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(key_count))));
   std::size_t temp_bytes = 0;
-  FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(), sorted_keys.data(),
-                                                   order.data(), positions.data(), n, 0, end_bit, s));
+  FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.data(),
+                                                   sorted_keys.data(), order.data(),
+                                                   positions.data(), n, 0, end_bit, s));
   DeviceArray<unsigned char> temp(temp_bytes, stream);
   FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, keys.data(),
                                                    sorted_keys.data(), order.data(),
                                                    positions.data(), n, 0, end_bit, s));
   offsets = DeviceArray<std::int32_t>(static_cast<std::size_t>(key_count) + 1, stream);
-  thrust::lower_bound(thrust::cuda::par.on(s), sorted_keys.data(), sorted_keys.data() + n,
-                      thrust::counting_iterator<std::int32_t>(0),
-                      thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(key_count) + 1),
-                      offsets.data());
+  thrust::lower_bound(
+      thrust::cuda::par.on(s), sorted_keys.data(), sorted_keys.data() + n,
+      thrust::counting_iterator<std::int32_t>(0),
+      thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(key_count) + 1),
+      offsets.data());
   FOEHN_CUDA_CHECK_LAUNCH("group_by_key");
 }
 
@@ -93,7 +97,8 @@ void CudaAssembler::Impl::build_pattern() {
                         native_stream()>>>(tets.data(), tet_count, node_count, keys.data());
   FOEHN_CUDA_CHECK_LAUNCH("pattern_keys_kernel");
   // Only the bits that can be set: 32 for the column, bit_width(nodes) for the row.
-  const int end_bit = 32 + std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(node_count))));
+  const int end_bit =
+      32 + std::max(1, static_cast<int>(std::bit_width(static_cast<std::uint64_t>(node_count))));
   std::size_t sort_bytes = 0, unique_bytes = 0;
   DeviceArray<std::int64_t> unique_count(1, s);
   FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, sort_bytes, keys.data(), sorted.data(),
@@ -101,10 +106,11 @@ void CudaAssembler::Impl::build_pattern() {
   FOEHN_CUDA_CHECK(cub::DeviceSelect::Unique(nullptr, unique_bytes, sorted.data(), unique.data(),
                                              unique_count.data(), key_count, native_stream()));
   DeviceArray<unsigned char> temp(std::max(sort_bytes, unique_bytes), s);
-  FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp.data(), sort_bytes, keys.data(), sorted.data(),
-                                                  key_count, 0, end_bit, native_stream()));
-  FOEHN_CUDA_CHECK(cub::DeviceSelect::Unique(temp.data(), unique_bytes, sorted.data(), unique.data(),
-                                             unique_count.data(), key_count, native_stream()));
+  FOEHN_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(
+      temp.data(), sort_bytes, keys.data(), sorted.data(), key_count, 0, end_bit, native_stream()));
+  FOEHN_CUDA_CHECK(cub::DeviceSelect::Unique(temp.data(), unique_bytes, sorted.data(),
+                                             unique.data(), unique_count.data(), key_count,
+                                             native_stream()));
   nnz = unique_count.copy_to_host(s)[0];
   if (nnz > std::numeric_limits<std::int32_t>::max())
     fail(ErrorCategory::invalid_input, "CUDA pattern: ", nnz, " nonzeros exceed 32-bit offsets");
@@ -115,10 +121,11 @@ void CudaAssembler::Impl::build_pattern() {
       unique.data(), nnz, rows.data(), column_indices.data());
   FOEHN_CUDA_CHECK_LAUNCH("split_keys_kernel");
   row_offsets = DeviceArray<std::int32_t>(node_count + 1, s);
-  thrust::lower_bound(thrust::cuda::par.on(native_stream()), rows.data(), rows.data() + nnz,
-                      thrust::counting_iterator<std::int32_t>(0),
-                      thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(node_count) + 1),
-                      row_offsets.data());
+  thrust::lower_bound(
+      thrust::cuda::par.on(native_stream()), rows.data(), rows.data() + nnz,
+      thrust::counting_iterator<std::int32_t>(0),
+      thrust::counting_iterator<std::int32_t>(static_cast<std::int32_t>(node_count) + 1),
+      row_offsets.data());
   FOEHN_CUDA_CHECK_LAUNCH("pattern row offsets");
   s.synchronize();
 }
@@ -167,7 +174,8 @@ CudaAssembler::CudaAssembler(const TetMesh& mesh, const Stream& stream, CudaAsse
   }
   ElementContextFor<TetCentroid1> ctx;
   for (std::size_t t = 0; t < mesh.tets.size(); ++t)
-    if (!prepare_element(coordinates.data(), connectivity.data(), static_cast<std::int64_t>(t), ctx))
+    if (!prepare_element(coordinates.data(), connectivity.data(), static_cast<std::int64_t>(t),
+                         ctx))
       fail(ErrorCategory::invalid_input, "CUDA assembly: tet ", t,
            " is degenerate or inverted (validate the mesh first)");
   Impl& m = *impl_;
@@ -186,16 +194,30 @@ CudaAssembler::~CudaAssembler() = default;
 CudaAssembler::CudaAssembler(CudaAssembler&&) noexcept = default;
 CudaAssembler& CudaAssembler::operator=(CudaAssembler&&) noexcept = default;
 
-std::int64_t CudaAssembler::node_count() const noexcept { return impl_->node_count; }
-std::int64_t CudaAssembler::tet_count() const noexcept { return impl_->tet_count; }
-std::int64_t CudaAssembler::nnz() const noexcept { return impl_->nnz; }
-const Stream& CudaAssembler::stream() const noexcept { return *impl_->stream; }
-const DeviceArray<std::int32_t>& CudaAssembler::row_offsets() const noexcept { return impl_->row_offsets; }
+std::int64_t CudaAssembler::node_count() const noexcept {
+  return impl_->node_count;
+}
+std::int64_t CudaAssembler::tet_count() const noexcept {
+  return impl_->tet_count;
+}
+std::int64_t CudaAssembler::nnz() const noexcept {
+  return impl_->nnz;
+}
+const Stream& CudaAssembler::stream() const noexcept {
+  return *impl_->stream;
+}
+const DeviceArray<std::int32_t>& CudaAssembler::row_offsets() const noexcept {
+  return impl_->row_offsets;
+}
 const DeviceArray<std::int32_t>& CudaAssembler::column_indices() const noexcept {
   return impl_->column_indices;
 }
-const DeviceArray<double>& CudaAssembler::coordinates() const noexcept { return impl_->coordinates; }
-const DeviceArray<std::int32_t>& CudaAssembler::tets() const noexcept { return impl_->tets; }
+const DeviceArray<double>& CudaAssembler::coordinates() const noexcept {
+  return impl_->coordinates;
+}
+const DeviceArray<std::int32_t>& CudaAssembler::tets() const noexcept {
+  return impl_->tets;
+}
 
 CsrPattern CudaAssembler::download_pattern() const {
   CsrPattern p;
@@ -253,8 +275,10 @@ void CudaAssembler::assemble(const Op& op, const DeviceAssemblyTarget& target,
     return;
   }
   switch (strategy) {
-    case AssemblyStrategy::seed: return assemble_seed(*impl_, op, target);
-    case AssemblyStrategy::fused_atomic: return assemble_fused(*impl_, op, target, false);
+    case AssemblyStrategy::seed:
+      return assemble_seed(*impl_, op, target);
+    case AssemblyStrategy::fused_atomic:
+      return assemble_fused(*impl_, op, target, false);
     case AssemblyStrategy::fused_map:
       impl_->build_slot_map();
       return assemble_fused(*impl_, op, target, true);
@@ -264,7 +288,7 @@ void CudaAssembler::assemble(const Op& op, const DeviceAssemblyTarget& target,
   }
 }
 
-#define FOEHN_INSTANTIATE_ASSEMBLE(Op)                                                        \
+#define FOEHN_INSTANTIATE_ASSEMBLE(Op) \
   template void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_ASSEMBLE)
 

@@ -69,7 +69,8 @@ __global__ void ordered_sum_kernel(const std::int32_t* __restrict__ offsets,
   for (int w = 0; w < W; ++w) sum[w] = 0.0;
   for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) {
     const std::int32_t n = contributions[k];
-    const double* part = parts + static_cast<std::int64_t>(n & (P - 1)) * W * tet_count + (n >> shift);
+    const double* part =
+        parts + static_cast<std::int64_t>(n & (P - 1)) * W * tet_count + (n >> shift);
 #pragma unroll
     for (int w = 0; w < W; ++w) sum[w] += part[w * tet_count];
   }
@@ -92,7 +93,8 @@ __global__ void ordered_sum_momentum_kernel(const std::int32_t* __restrict__ off
   for (std::int32_t k = offsets[s]; k < offsets[s + 1]; ++k) {
     const std::int32_t contribution = contributions[k];
     const int i = (contribution & 15) >> 2, j = contribution & 3;
-    const double* element = stored + static_cast<std::int64_t>(contribution >> 4) * Compact::stored_doubles;
+    const double* element =
+        stored + static_cast<std::int64_t>(contribution >> 4) * Compact::stored_doubles;
     const double scalar_ij = element[i * 4 + j], mu_volume = element[28];
     double dn_i[3], dn_j[3];
 #pragma unroll
@@ -103,7 +105,8 @@ __global__ void ordered_sum_momentum_kernel(const std::int32_t* __restrict__ off
 #pragma unroll
     for (int a = 0; a < 3; ++a) {
 #pragma unroll
-      for (int c = 0; c < 3; ++c) sum[a * 3 + c] += Compact::combine(scalar_ij, mu_volume, dn_i[c], dn_j[a], a == c);
+      for (int c = 0; c < 3; ++c)
+        sum[a * 3 + c] += Compact::combine(scalar_ij, mu_volume, dn_i[c], dn_j[a], a == c);
     }
   }
 #pragma unroll
@@ -122,11 +125,12 @@ void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
   if constexpr (HasCompactElement<Op>) per_element = Op::CompactElement::stored_doubles;
   DeviceArray<double> matrices(static_cast<std::size_t>(impl.tet_count) * per_element, stream);
   const bool with_rhs = target.rhs != nullptr;
-  DeviceArray<double> vectors(with_rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0, stream);
-  element_matrices_kernel<Op><<<impl.grid_for(impl.tet_count), impl.options.block_size, 0,
-                                impl.native_stream()>>>(op, impl.coordinates.data(), impl.tets.data(),
-                                                        impl.tet_count, matrices.data(),
-                                                        with_rhs ? vectors.data() : nullptr);
+  DeviceArray<double> vectors(with_rhs ? static_cast<std::size_t>(impl.tet_count) * 4 * R : 0,
+                              stream);
+  element_matrices_kernel<Op>
+      <<<impl.grid_for(impl.tet_count), impl.options.block_size, 0, impl.native_stream()>>>(
+          op, impl.coordinates.data(), impl.tets.data(), impl.tet_count, matrices.data(),
+          with_rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("deterministic element matrices kernel");
   if constexpr (std::is_same_v<Op, MomentumOperator>)
     ordered_sum_momentum_kernel<<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
@@ -134,21 +138,21 @@ void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
                                                           impl.slot_contributions.data(), impl.nnz,
                                                           matrices.data(), target.values);
   else
-    ordered_sum_kernel<R * C, 16><<<impl.grid_for(impl.nnz), impl.options.block_size, 0,
-                                    impl.native_stream()>>>(
-        impl.slot_contribution_offsets.data(), impl.slot_contributions.data(), impl.nnz,
-        matrices.data(), impl.tet_count, target.values);
+    ordered_sum_kernel<R * C, 16>
+        <<<impl.grid_for(impl.nnz), impl.options.block_size, 0, impl.native_stream()>>>(
+            impl.slot_contribution_offsets.data(), impl.slot_contributions.data(), impl.nnz,
+            matrices.data(), impl.tet_count, target.values);
   FOEHN_CUDA_CHECK_LAUNCH("deterministic matrix gather kernel");
   if (with_rhs) {
-    ordered_sum_kernel<R, 4><<<impl.grid_for(impl.node_count), impl.options.block_size, 0,
-                               impl.native_stream()>>>(
-        impl.node_contribution_offsets.data(), impl.node_contributions.data(), impl.node_count,
-        vectors.data(), impl.tet_count, target.rhs);
+    ordered_sum_kernel<R, 4>
+        <<<impl.grid_for(impl.node_count), impl.options.block_size, 0, impl.native_stream()>>>(
+            impl.node_contribution_offsets.data(), impl.node_contributions.data(), impl.node_count,
+            vectors.data(), impl.tet_count, target.rhs);
     FOEHN_CUDA_CHECK_LAUNCH("deterministic rhs gather kernel");
   }
 }
 
-#define FOEHN_INSTANTIATE_DETERMINISTIC(Op)                                                    \
+#define FOEHN_INSTANTIATE_DETERMINISTIC(Op)                             \
   template void assemble_deterministic(CudaAssembler::Impl&, const Op&, \
                                        const DeviceAssemblyTarget&);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_DETERMINISTIC)

@@ -59,9 +59,8 @@ void assemble_fused(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembl
   }
 }
 
-#define FOEHN_INSTANTIATE_FUSED(Op)                                                     \
-  template void assemble_fused(CudaAssembler::Impl&, const Op&, const DeviceAssemblyTarget&, \
-                               bool);
+#define FOEHN_INSTANTIATE_FUSED(Op) \
+  template void assemble_fused(CudaAssembler::Impl&, const Op&, const DeviceAssemblyTarget&, bool);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_FUSED)
 
 }  // namespace foehn::fe

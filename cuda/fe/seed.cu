@@ -25,8 +25,8 @@ namespace {
 constexpr int kNgi = DefaultRule::ngi;
 
 __global__ void seed_gather_coordinates(const double* __restrict__ coordinates,
-                                        const std::int32_t* __restrict__ tets, std::int64_t tet_count,
-                                        double* __restrict__ x_local) {
+                                        const std::int32_t* __restrict__ tets,
+                                        std::int64_t tet_count, double* __restrict__ x_local) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i) {
@@ -47,15 +47,16 @@ __global__ void seed_gather_field(const double* __restrict__ field, int componen
   }
 }
 
-__global__ void seed_transform_to_physical(const double* __restrict__ x_local, std::int64_t tet_count,
-                                           double* __restrict__ dshape, double* __restrict__ detwei) {
+__global__ void seed_transform_to_physical(const double* __restrict__ x_local,
+                                           std::int64_t tet_count, double* __restrict__ dshape,
+                                           double* __restrict__ detwei) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   Mat<4, 3> x;
   for (int i = 0; i < 4; ++i)
     for (int d = 0; d < 3; ++d) x.a[i][d] = x_local[e * 12 + i * 3 + d];
   P1Geometry g;
-  if (transform_to_physical(x, DefaultRule{}, g) != TransformStatus::ok)  // unreachable: the
+  if (transform_to_physical(x, DefaultRule{}, g) != TransformStatus::ok)       // unreachable: the
     g.detwei = Vec<kNgi>::filled(__longlong_as_double(0x7ff8000000000000LL));  // host checked
   for (int gi = 0; gi < kNgi; ++gi) {
     detwei[e * kNgi + gi] = g.detwei.v[gi];
@@ -69,7 +70,8 @@ __global__ void seed_transform_to_physical(const double* __restrict__ x_local, s
 // this kernel's stores and the element kernel's loads are coalesced across a warp.
 template <int Components>
 __global__ void seed_coefficient_at_quadrature(const double* __restrict__ local,
-                                               std::int64_t tet_count, double* __restrict__ at_quad) {
+                                               std::int64_t tet_count,
+                                               double* __restrict__ at_quad) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   const Mat<kNgi, 4> n = p1_shape_at_quad(DefaultRule{});
@@ -126,7 +128,8 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 #pragma unroll
         for (int r = 0; r < 3; ++r)
 #pragma unroll
-          for (int c = 0; c < 3; ++c) k.v[gi].a[r][c] = in.quad_coefficient[(gi * 9 + r * 3 + c) * tet_count + e];
+          for (int c = 0; c < 3; ++c)
+            k.v[gi].a[r][c] = in.quad_coefficient[(gi * 9 + r * 3 + c) * tet_count + e];
       element.a = op.scale * dshape_tensor_dshape(ctx.geometry, k);
       element.b = detail::load_vector(op.source.data, ctx);
     } else {
@@ -138,7 +141,8 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 #pragma unroll
       for (int gi = 0; gi < kNgi; ++gi)
 #pragma unroll
-        for (int d = 0; d < 3; ++d) w.v[gi].v[d] = in.quad_coefficient[(gi * 3 + d) * tet_count + e];
+        for (int d = 0; d < 3; ++d)
+          w.v[gi].v[d] = in.quad_coefficient[(gi * 3 + d) * tet_count + e];
       MomentumOperator without_advection = op;
       without_advection.advecting_velocity = FieldRef{};
       without_advection.element_compact(ctx, element);  // mass, viscous terms, body force
@@ -165,7 +169,8 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 }
 
 template <int R, int C>
-__global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets, std::int64_t tet_count,
+__global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets,
+                                         std::int64_t tet_count,
                                          const std::int32_t* __restrict__ row_offsets,
                                          const std::int32_t* __restrict__ column_indices,
                                          const double* __restrict__ matrices, double* values) {
@@ -173,7 +178,8 @@ __global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets, 
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j) {
-      const std::int32_t slot = block_slot(row_offsets, column_indices, tets[e * 4 + i], tets[e * 4 + j]);
+      const std::int32_t slot =
+          block_slot(row_offsets, column_indices, tets[e * 4 + i], tets[e * 4 + j]);
       for (int rc = 0; rc < R * C; ++rc)
         atomicAdd(values + static_cast<std::int64_t>(slot) * (R * C) + rc,
                   matrices[e * (16 * R * C) + (i * 4 + j) * (R * C) + rc]);
@@ -187,7 +193,8 @@ __global__ void seed_rhs_addto(const std::int32_t* __restrict__ tets, std::int64
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i)
     for (int r = 0; r < R; ++r)
-      atomicAdd(rhs + static_cast<std::int64_t>(tets[e * 4 + i]) * R + r, vectors[e * (4 * R) + i * R + r]);
+      atomicAdd(rhs + static_cast<std::int64_t>(tets[e * 4 + i]) * R + r,
+                vectors[e * (4 * R) + i * R + r]);
 }
 
 }  // namespace
@@ -212,7 +219,7 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   // 1. gathers
   DeviceArray<double> x_local(e_count * 12, stream);
   seed_gather_coordinates<<<grid, block, 0, s>>>(impl.coordinates.data(), impl.tets.data(), e_count,
-                                                  x_local.data());
+                                                 x_local.data());
   FOEHN_CUDA_CHECK_LAUNCH("seed gather coordinates");
   Op local_op = op;  // its fields will point at the element-local copies
   std::vector<DeviceArray<double>> gathered;
@@ -223,7 +230,7 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
     if (!field.data) return;
     gathered.emplace_back(e_count * 4 * components, stream);
     seed_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(), e_count,
-                                              gathered.back().data());
+                                             gathered.back().data());
     FOEHN_CUDA_CHECK_LAUNCH("seed gather field");
     const std::string_view field_name(name);
     if (field_name == "tensor" || field_name == "advecting_velocity") {
@@ -237,19 +244,21 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   // 2. transform_to_physical at every quadrature point
   DeviceArray<double> dshape(e_count * kNgi * 12, stream), detwei(e_count * kNgi, stream);
   seed_transform_to_physical<<<grid, block, 0, s>>>(x_local.data(), e_count, dshape.data(),
-                                                     detwei.data());
+                                                    detwei.data());
   FOEHN_CUDA_CHECK_LAUNCH("seed transform_to_physical");
   stage_done();
   // 3. coefficients at the quadrature points (diffusion tensor / advecting velocity)
   DeviceArray<double> at_quad;
-  const bool uses_quad = (std::is_same_v<Op, DiffusionOperator> || std::is_same_v<Op, MomentumOperator>) &&
-                         quad_source != nullptr;
+  const bool uses_quad = (std::is_same_v<Op, DiffusionOperator> ||
+                          std::is_same_v<Op, MomentumOperator>)&&quad_source != nullptr;
   if (uses_quad) {
     at_quad = DeviceArray<double>(e_count * kNgi * quad_components, stream);
     if (quad_components == 9)
-      seed_coefficient_at_quadrature<9><<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
+      seed_coefficient_at_quadrature<9>
+          <<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
     else
-      seed_coefficient_at_quadrature<3><<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
+      seed_coefficient_at_quadrature<3>
+          <<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
     FOEHN_CUDA_CHECK_LAUNCH("seed coefficient at quadrature");
   }
   stage_done();
@@ -257,16 +266,17 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   DeviceArray<double> matrices(e_count * 16 * R * C, stream);
   const bool with_rhs = target.rhs != nullptr;
   DeviceArray<double> vectors(with_rhs ? e_count * 4 * R : 0, stream);
-  const SeedArrays arrays{x_local.data(), dshape.data(), detwei.data(), uses_quad ? at_quad.data() : nullptr};
+  const SeedArrays arrays{x_local.data(), dshape.data(), detwei.data(),
+                          uses_quad ? at_quad.data() : nullptr};
   seed_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
                                                    with_rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("seed element matrices");
   stage_done();
   // 5. scatter by binary search + atomicAdd; 6. the RHS
   zero_target(impl, target);
-  seed_assemble_csr_matrix<R, C><<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
-                                                        impl.column_indices.data(), matrices.data(),
-                                                        target.values);
+  seed_assemble_csr_matrix<R, C>
+      <<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
+                              impl.column_indices.data(), matrices.data(), target.values);
   FOEHN_CUDA_CHECK_LAUNCH("seed assemble_csr_matrix");
   stage_done();
   if (with_rhs) {
@@ -286,7 +296,7 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   }
 }
 
-#define FOEHN_INSTANTIATE_SEED(Op)                                                           \
+#define FOEHN_INSTANTIATE_SEED(Op) \
   template void assemble_seed(CudaAssembler::Impl&, const Op&, const DeviceAssemblyTarget&);
 FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_SEED)
 

@@ -35,13 +35,13 @@ __global__ void set_at_kernel(double* values, const std::int64_t* positions, dou
 
 __global__ void column_correction_kernel(const double* values, const double* g,
                                          const std::int64_t* rows, const std::int64_t* offsets,
-                                         const std::int64_t* positions,
-                                         const std::int64_t* columns, double* correction,
-                                         std::size_t row_count) {
+                                         const std::int64_t* positions, const std::int64_t* columns,
+                                         double* correction, std::size_t row_count) {
   const std::size_t k = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (k >= row_count) return;
   double sum = 0;
-  for (std::int64_t e = offsets[k]; e < offsets[k + 1]; ++e) sum += values[positions[e]] * g[columns[e]];
+  for (std::int64_t e = offsets[k]; e < offsets[k + 1]; ++e)
+    sum += values[positions[e]] * g[columns[e]];
   correction[rows[k]] = -sum;
 }
 
@@ -88,8 +88,8 @@ void DeviceValueEdits::apply_constraints(double* values, double diagonal,
   }
 }
 
-void DeviceValueEdits::column_correction(const double* values, const double* g,
-                                         double* correction, const Stream& stream) const {
+void DeviceValueEdits::column_correction(const double* values, const double* g, double* correction,
+                                         const Stream& stream) const {
   if (!symmetric_)
     fail(ErrorCategory::invalid_input,
          "DeviceValueEdits::column_correction: the constraints are rows_only");

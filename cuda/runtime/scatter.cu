@@ -10,8 +10,8 @@ namespace foehn {
 void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>& index,
                    DeviceArray<double>& destination, const Stream& stream) {
   if (index.size() != source.size() || destination.size() < source.size())
-    fail(ErrorCategory::invalid_input, "scatter_async: ", source.size(), " values, ",
-         index.size(), " indices and a destination of ", destination.size(),
+    fail(ErrorCategory::invalid_input, "scatter_async: ", source.size(), " values, ", index.size(),
+         " indices and a destination of ", destination.size(),
          " (need as many indices as values and a destination at least as large)");
   scatter_async(source.data(), source.size(), index.data(), destination.data(), stream);
 }

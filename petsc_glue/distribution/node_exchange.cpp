@@ -137,12 +137,15 @@ NodeExchange::NodeExchange(const NodeNumbering& numbering, int components, bool 
   std::vector<PetscInt> ghost_globals;
   detail::run_collectively(comm_, [&] {
     if (device_vectors && !device_solves_available())
-      fail(ErrorCategory::unavailable, "NodeExchange: device vectors need PETSc and Foehn built "
-           "with CUDA: ", detail::why_no_device_solves());
+      fail(ErrorCategory::unavailable,
+           "NodeExchange: device vectors need PETSc and Foehn built "
+           "with CUDA: ",
+           detail::why_no_device_solves());
     if (components < 1)
       fail(ErrorCategory::invalid_input, "NodeExchange: ", components, " components per node");
     if (owned_nodes_ < 0 || owned_nodes_ > local_nodes_ ||
-        (several_ranks_ && numbering.global_of_local.size() != static_cast<std::size_t>(local_nodes_)))
+        (several_ranks_ &&
+         numbering.global_of_local.size() != static_cast<std::size_t>(local_nodes_)))
       fail(ErrorCategory::invalid_input, "NodeExchange: ", owned_nodes_, " owned of ", local_nodes_,
            " local nodes with ", numbering.global_of_local.size(), " global numbers");
     to_petsc_int(global_nodes_ * components_, "global nodes x components");
@@ -308,7 +311,8 @@ void NodeExchange::local_to_global(std::span<const double> local, Vec global,
 
 void NodeExchange::check_device(const char* who) const {
   if (!device_vectors_)
-    fail(ErrorCategory::invalid_input, "NodeExchange::", who, ": a device array for an exchange "
+    fail(ErrorCategory::invalid_input, "NodeExchange::", who,
+         ": a device array for an exchange "
          "made without device_vectors");
 }
 

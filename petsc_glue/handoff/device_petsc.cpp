@@ -24,8 +24,7 @@ CUstream_st* petsc_device_stream() {
   // The handle points at the context's cudaStream_t (a CUstream_st*).
   return handle != nullptr ? *static_cast<CUstream_st**>(handle) : nullptr;
 #else
-  fail(ErrorCategory::unavailable, "petsc_device_stream: ",
-       detail::why_no_device_solves());
+  fail(ErrorCategory::unavailable, "petsc_device_stream: ", detail::why_no_device_solves());
 #endif
 }
 

@@ -42,12 +42,11 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
   if (!initialized)
     fail(ErrorCategory::unavailable,
          "PetscMatrix: PETSc is not initialised (the application calls PetscInitialize)");
-  if (!local_pattern)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: no sparsity pattern given");
+  if (!local_pattern) fail(ErrorCategory::invalid_input, "PetscMatrix: no sparsity pattern given");
   const fe::CsrPattern& pattern = *local_pattern;
   if (block_rows < 1 || block_cols < 1 || block_rows > 3 || block_cols > 3)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: block shape ", block_rows, " x ",
-         block_cols, " (1..3 each)");
+    fail(ErrorCategory::invalid_input, "PetscMatrix: block shape ", block_rows, " x ", block_cols,
+         " (1..3 each)");
   if (pattern.rows != numbering.local_nodes || pattern.cols != numbering.local_nodes)
     fail(ErrorCategory::invalid_input, "PetscMatrix: pattern of ", pattern.rows, " x ",
          pattern.cols, " nodes on a numbering of ", numbering.local_nodes, " local nodes");
@@ -59,14 +58,19 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
 
   const int ranks = communicator_size(numbering.comm);
   path_ = options.path;
-  if (path_ == HandoffPath::automatic) path_ = ranks == 1 ? HandoffPath::seq_array : HandoffPath::coo;
+  if (path_ == HandoffPath::automatic)
+    path_ = ranks == 1 ? HandoffPath::seq_array : HandoffPath::coo;
   if (path_ == HandoffPath::seq_array && ranks != 1)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: the seq_array hand-off needs one rank, the "
-         "communicator has ", ranks, " (use coo)");
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: the seq_array hand-off needs one rank, the "
+         "communicator has ",
+         ranks, " (use coo)");
   if (device_matrix_ && !device_solves_available())
-    fail(ErrorCategory::unavailable, "PetscMatrix: a matrix on the GPU (device_matrix) needs "
-         "PETSc and Foehn built with CUDA: ", detail::why_no_device_solves(), " (PETSc ",
-         PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR, ")");
+    fail(ErrorCategory::unavailable,
+         "PetscMatrix: a matrix on the GPU (device_matrix) needs "
+         "PETSc and Foehn built with CUDA: ",
+         detail::why_no_device_solves(), " (PETSc ", PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR,
+         ")");
 
   format_ = options.format;
   const bool square_blocks = block_rows == block_cols && block_rows > 1;
@@ -75,11 +79,15 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
                   ? MatrixFormat::baij
                   : MatrixFormat::aij;
   if (format_ == MatrixFormat::baij && !square_blocks)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: BAIJ needs square blocks larger than 1, the "
-         "operator has ", block_rows, " x ", block_cols);
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: BAIJ needs square blocks larger than 1, the "
+         "operator has ",
+         block_rows, " x ", block_cols);
   if (format_ == MatrixFormat::baij && device_matrix_)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
-         "a device matrix is AIJ with block size ", block_rows, " (format aij)");
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
+         "a device matrix is AIJ with block size ",
+         block_rows, " (format aij)");
 
   FOEHN_PETSC_CHECK(MatCreate(numbering.comm, &mat_));
   try {
@@ -112,8 +120,8 @@ void PetscMatrix::create_seq_array(const fe::CsrPattern& pattern) {
   } else {
     FOEHN_PETSC_CHECK(MatSetType(mat_, MATSEQAIJ));
     const detail::PointPattern point = detail::point_pattern(pattern, block_rows_, block_cols_);
-    FOEHN_PETSC_CHECK(
-        MatSeqAIJSetPreallocationCSR(mat_, point.row_offsets.data(), point.columns.data(), nullptr));
+    FOEHN_PETSC_CHECK(MatSeqAIJSetPreallocationCSR(mat_, point.row_offsets.data(),
+                                                   point.columns.data(), nullptr));
     petsc_position_of_value_ = detail::aij_position_of_value(pattern, block_rows_, block_cols_);
   }
   // The pattern is complete: a value outside it is a bug, not a reason to reallocate (which
@@ -181,7 +189,9 @@ PetscMatrix::~PetscMatrix() {
   if (mat_ != nullptr) MatDestroy(&mat_);
 }
 
-PetscMatrix::PetscMatrix(PetscMatrix&& other) noexcept { *this = std::move(other); }
+PetscMatrix::PetscMatrix(PetscMatrix&& other) noexcept {
+  *this = std::move(other);
+}
 
 PetscMatrix& PetscMatrix::operator=(PetscMatrix&& other) noexcept {
   if (this == &other) return *this;
@@ -278,7 +288,8 @@ void PetscMatrix::begin_set_values(const DeviceArray<double>& values, const Stre
   const DeviceArray<double>* source = &values;
   if (path_ == HandoffPath::seq_array && !petsc_position_of_value_.empty()) {
     if (device_position_of_value_.empty()) {
-      device_position_of_value_ = DeviceArray<std::int32_t>(petsc_position_of_value_.size(), stream);
+      device_position_of_value_ =
+          DeviceArray<std::int32_t>(petsc_position_of_value_.size(), stream);
       device_position_of_value_.copy_from_host_async(petsc_position_of_value_, stream);
       device_permuted_ = DeviceArray<double>(value_count_, stream);
     }

@@ -23,8 +23,10 @@ PetscVector::PetscVector(const NodeNumbering& numbering, int components, bool on
     fail(ErrorCategory::invalid_input, "PetscVector: ", components,
          " components per node (1 or 3)");
   if (on_device && !device_solves_available())
-    fail(ErrorCategory::unavailable, "PetscVector: a vector on the GPU needs PETSc and Foehn built "
-         "with CUDA: ", detail::why_no_device_solves());
+    fail(ErrorCategory::unavailable,
+         "PetscVector: a vector on the GPU needs PETSc and Foehn built "
+         "with CUDA: ",
+         detail::why_no_device_solves());
   detail::check_fits_petsc_int(numbering.global_nodes * components, "PetscVector");
   local_values_ = static_cast<std::size_t>(numbering.local_nodes) * components;
   owned_values_ = static_cast<std::size_t>(numbering.owned_nodes) * components;
@@ -64,11 +66,14 @@ PetscVector::~PetscVector() {
     } catch (...) {
     }
   }
-  if (device_write_ != nullptr && !distributed_) (void)VecRestoreArrayWriteAndMemType(vec_, &device_write_);
+  if (device_write_ != nullptr && !distributed_)
+    (void)VecRestoreArrayWriteAndMemType(vec_, &device_write_);
   if (vec_ != nullptr) VecDestroy(&vec_);
 }
 
-PetscVector::PetscVector(PetscVector&& other) noexcept { *this = std::move(other); }
+PetscVector::PetscVector(PetscVector&& other) noexcept {
+  *this = std::move(other);
+}
 
 PetscVector& PetscVector::operator=(PetscVector&& other) noexcept {
   if (this == &other) return *this;
@@ -161,7 +166,8 @@ double* PetscVector::begin_device_write(const Stream& stream) {
     fail(ErrorCategory::invalid_input,
          "PetscVector::begin_device_write: the Vec is a host Vec (made without on_device)");
   if (pending_ || device_write_ != nullptr)
-    fail(ErrorCategory::invalid_input, "PetscVector::begin_device_write: the previous write was "
+    fail(ErrorCategory::invalid_input,
+         "PetscVector::begin_device_write: the previous write was "
          "not ended");
   if (!distributed_) {
     // One rank: the local values are the Vec's entries; write them in place.
@@ -170,7 +176,8 @@ double* PetscVector::begin_device_write(const Stream& stream) {
     FOEHN_PETSC_CHECK(VecGetArrayWriteAndMemType(vec_, &array, &memory));
     if (!PetscMemTypeDevice(memory)) {
       (void)VecRestoreArrayWriteAndMemType(vec_, &array);
-      fail(ErrorCategory::invalid_input, "PetscVector::begin_device_write: the Vec is bound to "
+      fail(ErrorCategory::invalid_input,
+           "PetscVector::begin_device_write: the Vec is bound to "
            "the CPU (VecBindToCPU)");
     }
     stream_waits_for_petsc(stream);

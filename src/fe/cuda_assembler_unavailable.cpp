@@ -22,17 +22,39 @@ CudaAssembler::CudaAssembler(const TetMesh&, const Stream&, CudaAssemblyOptions)
 CudaAssembler::~CudaAssembler() = default;
 CudaAssembler::CudaAssembler(CudaAssembler&&) noexcept = default;
 CudaAssembler& CudaAssembler::operator=(CudaAssembler&&) noexcept = default;
-std::int64_t CudaAssembler::node_count() const noexcept { return 0; }
-std::int64_t CudaAssembler::tet_count() const noexcept { return 0; }
-std::int64_t CudaAssembler::nnz() const noexcept { return 0; }
-const Stream& CudaAssembler::stream() const noexcept { std::terminate(); }
-const DeviceArray<std::int32_t>& CudaAssembler::row_offsets() const noexcept { std::terminate(); }
-const DeviceArray<std::int32_t>& CudaAssembler::column_indices() const noexcept { std::terminate(); }
-const DeviceArray<double>& CudaAssembler::coordinates() const noexcept { std::terminate(); }
-const DeviceArray<std::int32_t>& CudaAssembler::tets() const noexcept { std::terminate(); }
-CsrPattern CudaAssembler::download_pattern() const { unavailable("download_pattern"); }
-void CudaAssembler::prepare(AssemblyStrategy) { unavailable("prepare"); }
-std::size_t CudaAssembler::setup_bytes() const noexcept { return 0; }
+std::int64_t CudaAssembler::node_count() const noexcept {
+  return 0;
+}
+std::int64_t CudaAssembler::tet_count() const noexcept {
+  return 0;
+}
+std::int64_t CudaAssembler::nnz() const noexcept {
+  return 0;
+}
+const Stream& CudaAssembler::stream() const noexcept {
+  std::terminate();
+}
+const DeviceArray<std::int32_t>& CudaAssembler::row_offsets() const noexcept {
+  std::terminate();
+}
+const DeviceArray<std::int32_t>& CudaAssembler::column_indices() const noexcept {
+  std::terminate();
+}
+const DeviceArray<double>& CudaAssembler::coordinates() const noexcept {
+  std::terminate();
+}
+const DeviceArray<std::int32_t>& CudaAssembler::tets() const noexcept {
+  std::terminate();
+}
+CsrPattern CudaAssembler::download_pattern() const {
+  unavailable("download_pattern");
+}
+void CudaAssembler::prepare(AssemblyStrategy) {
+  unavailable("prepare");
+}
+std::size_t CudaAssembler::setup_bytes() const noexcept {
+  return 0;
+}
 BlockCsrMatrix CudaAssembler::download(const DeviceBlockCsrMatrix&,
                                        std::shared_ptr<const CsrPattern>) const {
   unavailable("download");

@@ -40,8 +40,8 @@ ValueEdits::ValueEdits(std::shared_ptr<const CsrPattern> shared_pattern, int blo
 
 void ValueEdits::constrain(std::span<const std::uint8_t> constrained, ConstraintSymmetry symmetry) {
   if (constrained.size() != local_points_)
-    fail(ErrorCategory::invalid_input, "ValueEdits::constrain: ", constrained.size(),
-         " flags for ", local_points_, " local points");
+    fail(ErrorCategory::invalid_input, "ValueEdits::constrain: ", constrained.size(), " flags for ",
+         local_points_, " local points");
   symmetry_ = symmetry;
   zeroed_positions_.clear();
   constrained_diagonal_positions_.clear();
@@ -62,7 +62,8 @@ void ValueEdits::constrain(std::span<const std::uint8_t> constrained, Constraint
         for (std::int32_t slot = begin; slot < end; ++slot)
           for (int c = 0; c < b; ++c) zeroed_positions_.push_back(slot * block + r * b + c);
         if (node < owned_nodes) {
-          constrained_diagonal_positions_.push_back(diagonal_positions_[static_cast<std::size_t>(point)]);
+          constrained_diagonal_positions_.push_back(
+              diagonal_positions_[static_cast<std::size_t>(point)]);
           owned_constrained_points_.push_back(point);
         }
         continue;
@@ -70,7 +71,8 @@ void ValueEdits::constrain(std::span<const std::uint8_t> constrained, Constraint
       if (symmetry != ConstraintSymmetry::symmetric) continue;
       for (std::int32_t slot = begin; slot < end; ++slot)
         for (int c = 0; c < b; ++c) {
-          const std::int64_t column = static_cast<std::int64_t>(pattern.column_indices[slot]) * b + c;
+          const std::int64_t column =
+              static_cast<std::int64_t>(pattern.column_indices[slot]) * b + c;
           if (!constrained[static_cast<std::size_t>(column)]) continue;
           const std::int64_t position = slot * block + r * b + c;
           zeroed_positions_.push_back(position);
@@ -102,7 +104,8 @@ void ValueEdits::add_diagonal(std::span<double> values, std::span<const double> 
 
 void ValueEdits::apply_constraints(std::span<double> values, double diagonal) const {
   check_values(values.size(), "apply_constraints");
-  for (const std::int64_t position : zeroed_positions_) values[static_cast<std::size_t>(position)] = 0;
+  for (const std::int64_t position : zeroed_positions_)
+    values[static_cast<std::size_t>(position)] = 0;
   for (const std::int64_t position : constrained_diagonal_positions_)
     values[static_cast<std::size_t>(position)] = diagonal;
 }
@@ -129,8 +132,8 @@ void ValueEdits::column_correction(std::span<const double> values, std::span<con
 void ValueEdits::constrain_rhs(std::span<double> rhs, std::span<const double> g,
                                double diagonal) const {
   if (rhs.size() != diagonal_positions_.size() || g.size() != diagonal_positions_.size())
-    fail(ErrorCategory::invalid_input, "ValueEdits::constrain_rhs: ", rhs.size(), " and ",
-         g.size(), " values for ", diagonal_positions_.size(), " owned points");
+    fail(ErrorCategory::invalid_input, "ValueEdits::constrain_rhs: ", rhs.size(), " and ", g.size(),
+         " values for ", diagonal_positions_.size(), " owned points");
   for (const std::int64_t point : owned_constrained_points_)
     rhs[static_cast<std::size_t>(point)] = diagonal * g[static_cast<std::size_t>(point)];
 }

@@ -117,7 +117,9 @@ HostRegistration HostRegistration::try_register(void*, std::size_t bytes) {
 HostRegistration::~HostRegistration() = default;
 HostRegistration::HostRegistration(HostRegistration&&) noexcept = default;
 HostRegistration& HostRegistration::operator=(HostRegistration&&) noexcept = default;
-bool HostRegistration::covers(const void*, std::size_t) const noexcept { return false; }
+bool HostRegistration::covers(const void*, std::size_t) const noexcept {
+  return false;
+}
 void HostRegistration::release() noexcept {}
 
 void scatter_async(const DeviceArray<double>& source, const DeviceArray<std::int32_t>&,
@@ -134,14 +136,14 @@ void nvtx_push(const char*) noexcept {}
 void nvtx_pop() noexcept {}
 
 void* device_allocate(std::size_t count, std::size_t element_size, CUstream_st*) {
-  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
-                     element_size, " bytes) of device memory"));
+  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count,
+                                 " elements of ", element_size, " bytes) of device memory"));
 }
 // Nothing can have been allocated, so there is nothing to free.
 void device_free(void*, CUstream_st*) noexcept {}
 void* pinned_allocate(std::size_t count, std::size_t element_size) {
-  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count, " elements of ",
-                     element_size, " bytes) of pinned host memory"));
+  fail_built_without_cuda(concat("allocating ", count * element_size, " bytes (", count,
+                                 " elements of ", element_size, " bytes) of pinned host memory"));
 }
 void pinned_free(void*) noexcept {}
 void copy_async(void*, const void*, std::size_t bytes, CopyKind, CUstream_st*) {

@@ -75,7 +75,8 @@ TEST(DeviceHandoffMpi, MatricesAndVectorsEqualTheHostHandoff) {
     host.set_values(values);
     double* target = device.begin_device_write(stream);
     ::foehn::detail::copy_async(target, device_values.data(), device_values.bytes(),
-                                ::foehn::detail::CopyKind::device_to_device, stream.native_handle());
+                                ::foehn::detail::CopyKind::device_to_device,
+                                stream.native_handle());
     device.end_device_write(stream);
     PetscReal norm = 0, difference = 0;
     ASSERT_EQ(MatNorm(host.mat(), NORM_FROBENIUS, &norm), 0);
@@ -116,7 +117,8 @@ TEST(DeviceHandoffMpi, DeviceExchangeMovesTheHostExchangesValues) {
   device.global_to_local(device_sum.get(), device_local.data(), local, stream);
   const std::vector<double> from_device = device_local.copy_to_host(stream);
   double worst = 0;
-  for (std::size_t i = 0; i < local; ++i) worst = std::max(worst, std::abs(from_device[i] - host_local[i]));
+  for (std::size_t i = 0; i < local; ++i)
+    worst = std::max(worst, std::abs(from_device[i] - host_local[i]));
   EXPECT_LE(worst, 1e-14) << mesh.size << " ranks";
 }
 

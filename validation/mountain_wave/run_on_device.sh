@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Device calls for the mountain-wave core. Run from the repository root on the GPU host with
 #   ../shared/tools/gpu-bundle -o .gpu build/bin/{foehn-mountainwave,mountain_wave_gpu_test}
-# usage: validation/mountain_wave/run_on_device.sh <tests|perf|solvers|physics> [mesh_tets] [end_time]
+# usage: validation/mountain_wave/run_on_device.sh <tests|perf|perf-large|solvers|gpusolvers|physics>
+#                                                   [mesh_tets] [end_time]
 #   tests    CPU vs GPU from t = 0 (solves on the CPU: atomic strategies and deterministic; on
 #            the GPU: tight tolerances, no copies back), compute-sanitizer
 #   perf     Table 10: 1 core, all cores, 1 core + GPU, 4 cores + GPU (solves on the host, on the
 #            GPU, on the GPU under MPS), 1 core + GPU with the solves on the CPU (STEPS steps, 2 of
 #            them warm-up; PERF_OPTIONS added to each run; HOST_SOLVES=0, SHARED_DEVICE_SOLVES=0
 #            and MPS=0 leave out those runs)
-#   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU
+#   perf-large  Table 10 at millions of tets within one call (the one-core run beside the GPU runs)
+#   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU, solves on the host
+#   gpusolvers  solver variants of the GPU-resident core, one rank + GPU
+#               (validation/mountain_wave/gpu_solver_variants.txt or GPU_VARIANTS)
 #   physics  the run compared with linear theory, 4 ranks + GPU (sections in $OUT/physics)
 set -uo pipefail
 what=${1:-tests}
@@ -24,6 +28,19 @@ mw() { # ranks backend label outdir extra...
   local ranks=$1 backend=$2 label=$3 dir=$4; shift 4
   $run $mpi -n "$ranks" foehn-mountainwave -mesh_tets "$tets" -foehn_backend "$backend" \
     -timing_label "$label" -output_dir "$dir" "$@" < /dev/null 2>&1 | quiet
+}
+
+# Four ranks sharing the GPU through NVIDIA MPS (when the image has it; MPS=0 leaves it out),
+# solves on the GPU: what ranks sharing one GPU get when their kernels may run side by side.
+four_ranks_under_mps() { # extra options...
+  [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null || return 0
+  export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d && sleep 1
+  mw 4 cuda "4 CPU cores + 1 GPU (MPS), solves on the GPU" "$out/perf-4gpu-mps" "$@" \
+    -foehn_solves device > "$out/perf-4gpu-mps.log"
+  echo quit | nvidia-cuda-mps-control
+  unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
 }
 
 if [[ $what == tests ]]; then
@@ -51,15 +68,7 @@ if [[ $what == perf ]]; then
   [[ ${SHARED_DEVICE_SOLVES:-1} == 1 ]] && mw 4 cuda "4 CPU cores + 1 GPU, solves on the GPU" \
     "$out/perf-4gpu-devicesolves" "${common[@]}" -foehn_solves device \
     > "$out/perf-4gpu-devicesolves.log"
-  if [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null; then
-    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
-    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-    nvidia-cuda-mps-control -d && sleep 1
-    mw 4 cuda "4 CPU cores + 1 GPU (MPS), solves on the GPU" "$out/perf-4gpu-mps" \
-      "${common[@]}" -foehn_solves device > "$out/perf-4gpu-mps.log"
-    echo quit | nvidia-cuda-mps-control
-    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-  fi
+  four_ranks_under_mps "${common[@]}"
   [[ ${HOST_SOLVES:-1} == 1 ]] && mw 1 cuda "1 CPU core + 1 GPU, solves on the CPU" \
     "$out/perf-1gpu-hostsolves" "${common[@]}" -foehn_solves host > "$out/perf-1gpu-hostsolves.log"
   for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-4gpu-devicesolves perf-4gpu-mps perf-1gpu-hostsolves; do
@@ -100,15 +109,7 @@ if [[ $what == perf-large ]]; then
   mw 1 cuda "1 CPU core + 1 GPU" "$out/perf-1gpu" "${common[@]}" \
     -log_view ":$out/perf-1gpu/log_view.txt" > "$out/perf-1gpu.log"
   mw 4 cuda "4 CPU cores + 1 GPU" "$out/perf-4gpu" "${common[@]}" > "$out/perf-4gpu.log"
-  if [[ ${MPS:-1} == 1 ]] && command -v nvidia-cuda-mps-control >/dev/null; then
-    export CUDA_MPS_PIPE_DIRECTORY=/tmp/mps-pipe CUDA_MPS_LOG_DIRECTORY=/tmp/mps-log
-    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-    nvidia-cuda-mps-control -d && sleep 1
-    mw 4 cuda "4 CPU cores + 1 GPU (MPS), solves on the GPU" "$out/perf-4gpu-mps" \
-      "${common[@]}" -foehn_solves device > "$out/perf-4gpu-mps.log"
-    echo quit | nvidia-cuda-mps-control
-    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-  fi
+  four_ranks_under_mps "${common[@]}"
   wait "$one_core"
   mw "$(nproc)" cpu "$(nproc) CPU cores" "$out/perf-allcpu" "${common[@]}" > "$out/perf-allcpu.log"
   for f in perf-1cpu perf-allcpu perf-1gpu perf-4gpu perf-4gpu-mps; do

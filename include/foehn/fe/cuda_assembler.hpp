@@ -59,8 +59,8 @@ struct DeviceAssemblyTarget {
   std::size_t rhs_count = 0;
 
   static DeviceAssemblyTarget of(DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs) {
-    return {matrix.block_rows, matrix.block_cols, matrix.values.data(), matrix.values.size(),
-            rhs ? rhs->data() : nullptr, rhs ? rhs->size() : 0};
+    return {matrix.block_rows,    matrix.block_cols,           matrix.values.data(),
+            matrix.values.size(), rhs ? rhs->data() : nullptr, rhs ? rhs->size() : 0};
   }
 };
 
@@ -108,10 +108,10 @@ class CudaAssembler {
 
   template <class Op>
   DeviceBlockCsrMatrix create_matrix() const {
-    return DeviceBlockCsrMatrix{Op::block_rows, Op::block_cols,
-                                DeviceArray<double>(static_cast<std::size_t>(nnz()) *
-                                                        Op::block_rows * Op::block_cols,
-                                                    stream())};
+    return DeviceBlockCsrMatrix{
+        Op::block_rows, Op::block_cols,
+        DeviceArray<double>(static_cast<std::size_t>(nnz()) * Op::block_rows * Op::block_cols,
+                            stream())};
   }
 
   // Sets `matrix` (and `rhs` when not null: node_count * Op::block_rows entries) to the

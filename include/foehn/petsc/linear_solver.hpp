@@ -152,9 +152,9 @@ class LinearSolver {
   // from a snapshot of that matrix taken at the build, so that it really stays what it was:
   // parts of PETSc react to the live matrix's state otherwise (the Chebyshev smoothers of GAMG's
   // finest level re-estimate their eigenvalues after every update of the operator).
-  Mat operator_ = nullptr;      // not owned
-  Mat user_pmat_ = nullptr;     // not owned
-  Mat pmat_snapshot_ = nullptr; // owned; pc_rebuild_interval != 1 only
+  Mat operator_ = nullptr;       // not owned
+  Mat user_pmat_ = nullptr;      // not owned
+  Mat pmat_snapshot_ = nullptr;  // owned; pc_rebuild_interval != 1 only
   PetscObjectId pmat_id_ = 0;
   PetscObjectState pmat_state_seen_ = -1;
   bool pc_built_ = false;

@@ -19,11 +19,11 @@
 #include "support/gpu_test.hpp"
 #include "unit/petsc/handoff_test_support.hpp"
 
-#define FOEHN_SKIP_WITHOUT_DEVICE_SOLVES()                                                   \
-  do {                                                                                       \
-    FOEHN_SKIP_WITHOUT_GPU();                                                                \
-    if (!::foehn::petsc::device_solves_available())                                          \
-      GTEST_SKIP() << "this PETSc is built without CUDA (FOEHN_PETSC=cuda builds one)";       \
+#define FOEHN_SKIP_WITHOUT_DEVICE_SOLVES()                                              \
+  do {                                                                                  \
+    FOEHN_SKIP_WITHOUT_GPU();                                                           \
+    if (!::foehn::petsc::device_solves_available())                                     \
+      GTEST_SKIP() << "this PETSc is built without CUDA (FOEHN_PETSC=cuda builds one)"; \
   } while (false)
 
 namespace foehn::petsc {
@@ -69,12 +69,14 @@ void expect_petsc_holds_the_values(const TetMesh& mesh, const Op& op, HandoffPat
   PetscMatrix matrix(numbering, cpu.pattern(), Op::block_rows, Op::block_cols, device);
   EXPECT_TRUE(matrix.on_device());
   EXPECT_EQ(type_of(matrix.mat()), "seqaijcusparse");
-  if (path != HandoffPath::coo)
+  if (path != HandoffPath::coo) {
     EXPECT_EQ(matrix.writes_in_place(), Op::block_rows == 1);
+  }
   const double copies_before = matrix_copies_to_host();
   for (int update = 0; update < 3; ++update) {  // later updates reuse every buffer
-    fe::DeviceAssemblyTarget target{Op::block_rows, Op::block_cols, matrix.begin_device_write(stream),
-                                    matrix.value_count(), nullptr, 0};
+    fe::DeviceAssemblyTarget target{
+        Op::block_rows,       Op::block_cols, matrix.begin_device_write(stream),
+        matrix.value_count(), nullptr,        0};
     gpu.assemble(op.device, target, fe::AssemblyStrategy::deterministic);
     matrix.end_device_write(stream);
   }
@@ -89,7 +91,8 @@ void expect_petsc_holds_the_values(const TetMesh& mesh, const Op& op, HandoffPat
   std::copy(x.begin(), x.end(), values);
   ASSERT_EQ(VecRestoreArrayWrite(px, &values), 0);
   ASSERT_EQ(MatMult(matrix.mat(), px, py), 0);
-  EXPECT_EQ(matrix_copies_to_host(), copies_before) << "an update or MatMult copied the matrix back";
+  EXPECT_EQ(matrix_copies_to_host(), copies_before)
+      << "an update or MatMult copied the matrix back";
   const PetscScalar* y = nullptr;
   ASSERT_EQ(VecGetArrayRead(py, &y), 0);
   double worst = 0, largest = 0;
@@ -198,7 +201,8 @@ TEST(DeviceResident, DeviceValueEditsAreBitwiseTheHostEdits) {
   for (std::size_t p = 0; p < points; p += 7) mask[p] = 1;
   const auto lumped = random_field(3 * static_cast<std::size_t>(owned_nodes), 5, 0, 1e6);
   const auto g = random_field(points, 6);
-  for (const auto symmetry : {fe::ConstraintSymmetry::rows_only, fe::ConstraintSymmetry::symmetric}) {
+  for (const auto symmetry :
+       {fe::ConstraintSymmetry::rows_only, fe::ConstraintSymmetry::symmetric}) {
     fe::ValueEdits edits(momentum.pattern, 3, owned_nodes);
     edits.constrain(mask, symmetry);
     const fe::DeviceValueEdits device_edits(edits, stream);
@@ -208,7 +212,8 @@ TEST(DeviceResident, DeviceValueEditsAreBitwiseTheHostEdits) {
     DeviceArray<double> device_correction(points, stream);
     if (symmetry == fe::ConstraintSymmetry::symmetric) {
       edits.column_correction(host, g, correction);
-      device_edits.column_correction(device.data(), device_g.data(), device_correction.data(), stream);
+      device_edits.column_correction(device.data(), device_g.data(), device_correction.data(),
+                                     stream);
       EXPECT_EQ(device_correction.copy_to_host(stream), correction);
     }
     edits.add_diagonal(host, lumped);

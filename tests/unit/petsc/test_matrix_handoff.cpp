@@ -227,8 +227,9 @@ TEST_F(MatrixHandoffTest, BadUseIsRejectedWithClearErrors) {
   }
   device.format = MatrixFormat::baij;  // no block matrices on the GPU, whatever the build
   if (device_solves_available()) {
-    EXPECT_EQ(category_of([&] { PetscMatrix(numbering(), assembled_->momentum.pattern, 3, 3, device); }),
-              ErrorCategory::invalid_input);
+    EXPECT_EQ(
+        category_of([&] { PetscMatrix(numbering(), assembled_->momentum.pattern, 3, 3, device); }),
+        ErrorCategory::invalid_input);
   }
   EXPECT_EQ(category_of([&] { serial_numbering(PETSC_COMM_SELF, -1); }),
             ErrorCategory::invalid_input);

@@ -47,7 +47,8 @@ std::vector<double> owned(const PetscVector& vector) {
 }
 
 // Every `stride`-th point of the boundary nodes' components in `components` is constrained.
-std::vector<std::uint8_t> boundary_points(const TetMesh& mesh, int block, std::vector<int> components) {
+std::vector<std::uint8_t> boundary_points(const TetMesh& mesh, int block,
+                                          std::vector<int> components) {
   const auto interior = fe::testing::interior_nodes(mesh);
   std::vector<std::uint8_t> mask(mesh.node_count() * block, 0);
   for (std::size_t n = 0; n < mesh.node_count(); ++n)
@@ -193,7 +194,8 @@ TEST(ValueEdits, GhostRowsAreZeroedAndOnlyOwnedRowsGetDiagonals) {
   edits.apply_constraints(edited.values, 7.0);
   const auto& pattern = *system.matrix.pattern;
   for (std::int32_t row = 0; row < nodes; ++row)
-    for (std::int32_t slot = pattern.row_offsets[row]; slot < pattern.row_offsets[row + 1]; ++slot) {
+    for (std::int32_t slot = pattern.row_offsets[row]; slot < pattern.row_offsets[row + 1];
+         ++slot) {
       const bool diagonal = pattern.column_indices[slot] == row;
       const double before = system.matrix.values[slot], after = edited.values[slot];
       if (row == 0)
@@ -217,7 +219,8 @@ TEST(ValueEdits, BadShapesAndSizesAreRejected) {
   auto no_diagonal = std::make_shared<fe::CsrPattern>(fe::CsrPattern{2, 2, {0, 1, 2}, {1, 0}});
   EXPECT_INVALID_INPUT(fe::ValueEdits(no_diagonal, 1, 2));
   fe::ValueEdits edits(system.matrix.pattern, 1, nodes);
-  EXPECT_INVALID_INPUT(edits.constrain(std::vector<std::uint8_t>(3, 0), fe::ConstraintSymmetry::rows_only));
+  EXPECT_INVALID_INPUT(
+      edits.constrain(std::vector<std::uint8_t>(3, 0), fe::ConstraintSymmetry::rows_only));
   std::vector<double> short_values(system.matrix.values.size() - 1);
   EXPECT_INVALID_INPUT(edits.apply_constraints(short_values, 1.0));
   std::vector<double> values = system.matrix.values, correction(mesh.node_count());

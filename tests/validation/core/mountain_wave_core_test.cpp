@@ -10,9 +10,9 @@
 #include "io/case_fingerprint.hpp"
 #include "io/checkpoint.hpp"
 #include "mountain_wave_test_support.hpp"
-#include "tracer_parcels.hpp"
 #include "support/error_category.hpp"
 #include "support/temp_dir.hpp"
+#include "tracer_parcels.hpp"
 
 namespace foehn::mountainwave {
 namespace {
@@ -32,8 +32,8 @@ TEST(MountainWaveCore, UniformFlowOverFlatGroundStaysUniform) {
   double worst = 0;
   for (std::size_t n = 0; n < mesh.local.node_count(); ++n) {
     worst = std::max(worst, std::abs(state.velocity[3 * n] - 10.0));
-    worst = std::max({worst, std::abs(state.velocity[3 * n + 1]), std::abs(state.velocity[3 * n + 2]),
-                      std::abs(state.theta[n])});
+    worst = std::max({worst, std::abs(state.velocity[3 * n + 1]),
+                      std::abs(state.velocity[3 * n + 2]), std::abs(state.theta[n])});
   }
   // A uniform flow is an exact steady solution; what remains is the Krylov tolerance (1e-10
   // relative to right-hand sides of order U / dt times the mesh volume).

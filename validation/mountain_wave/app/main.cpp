@@ -16,6 +16,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "boundary_conditions.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/log_events.hpp"
@@ -26,7 +27,6 @@
 #include "io/section_sampler.hpp"
 #include "io/timing_reduce.hpp"
 #include "mountain_wave_model.hpp"
-#include "boundary_conditions.hpp"
 #include "petsc_application.hpp"
 #include "run_options.hpp"
 #include "stopwatch.hpp"
@@ -56,16 +56,24 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
   CaseFingerprint f;
   f.add("cells", std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
                      std::to_string(d.cells_z))
-      .add("h0", d.mountain_height).add("a", d.mountain_half_width)
-      .add("horizontal_grading", d.horizontal_grading).add("vertical_grading", d.vertical_grading)
+      .add("h0", d.mountain_height)
+      .add("a", d.mountain_half_width)
+      .add("horizontal_grading", d.horizontal_grading)
+      .add("vertical_grading", d.vertical_grading)
       .add("U", p.inflow_speed)
-      .add("N", p.buoyancy_frequency).add("viscosity", p.viscosity).add("diffusivity", p.diffusivity)
-      .add("sponge_rate", p.sponge_rate).add("closed_box", p.closed_box ? 1 : 0).add("dt", n.dt)
-      .add("picard", n.picard_iterations).add("theta", n.theta)
+      .add("N", p.buoyancy_frequency)
+      .add("viscosity", p.viscosity)
+      .add("diffusivity", p.diffusivity)
+      .add("sponge_rate", p.sponge_rate)
+      .add("closed_box", p.closed_box ? 1 : 0)
+      .add("dt", n.dt)
+      .add("picard", n.picard_iterations)
+      .add("theta", n.theta)
       .add("stabilisation", n.stabilisation_coefficient)
       .add("stabilisation_interval", n.stabilisation_interval)
       // The same backend, strategy and rank count give the same sums: a bitwise restart.
-      .add("backend", std::string(to_string(backend))).add("strategy", std::string(fe::to_string(n.strategy)))
+      .add("backend", std::string(to_string(backend)))
+      .add("strategy", std::string(fe::to_string(n.strategy)))
       .add("solves", std::string(device_solves ? "device" : "host"))
       .add("ranks", ranks);
   return f.str();
@@ -106,15 +114,17 @@ class StepBreakdown {
     std::array<double, 5> largest{};
     MPI_Allreduce(seconds_.data(), largest.data(), 5, MPI_DOUBLE, MPI_MAX, comm);
     const double n = std::max<double>(static_cast<double>(steps_), 1.0);
-    static constexpr const char* systems[] = {"theta", "qv", "qc", "qr", "momentum", "pressure",
-                                              "projection"};
+    static constexpr const char* systems[] = {"theta",    "qv",       "qc",        "qr",
+                                              "momentum", "pressure", "projection"};
     nlohmann::json iterations = nlohmann::json::object();
     for (std::size_t k = 0; k < iterations_.size(); ++k)
       iterations[systems[k]] = static_cast<double>(iterations_[k]) / n;
     return {{"steps", steps_},
             {"seconds_per_step",
-             {{"assembly", largest[0] / n}, {"handoff", largest[1] / n},
-              {"petsc_setup", largest[2] / n}, {"petsc_solve", largest[3] / n},
+             {{"assembly", largest[0] / n},
+              {"handoff", largest[1] / n},
+              {"petsc_setup", largest[2] / n},
+              {"petsc_solve", largest[3] / n},
               {"total", largest[4] / n}}},
             {"krylov_iterations_per_step", iterations}};
   }
@@ -168,7 +178,9 @@ void run() {
   TetMesh input_mesh;  // rank 0, only with tracer parcels
   const petsc::DistributedMesh mesh =
       make_mesh(o.domain, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
-  if (o.cfl > 0) o.numerics.dt = o.cfl * shortest_edge(mesh.local, comm) / std::max(o.physics.inflow_speed, 1e-12);
+  if (o.cfl > 0)
+    o.numerics.dt =
+        o.cfl * shortest_edge(mesh.local, comm) / std::max(o.physics.inflow_speed, 1e-12);
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
   const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
   model.set_state(o.restart.empty()
@@ -176,15 +188,17 @@ void run() {
                       : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint}));
   if (rank == 0) {
     std::filesystem::create_directories(o.output_dir);
-    std::printf("foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
-                "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s\n",
-                static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets),
-                ranks, std::string(to_string(backend)).c_str(),
-                std::string(fe::to_string(o.numerics.strategy)).c_str(),
-                model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
-                o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
-                setup_clock.seconds());
-    for (const std::string& line : model.solver_descriptions()) std::printf("  solver %s\n", line.c_str());
+    std::printf(
+        "foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
+        "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s\n",
+        static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets), ranks,
+        std::string(to_string(backend)).c_str(),
+        std::string(fe::to_string(o.numerics.strategy)).c_str(),
+        model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
+        o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
+        setup_clock.seconds());
+    for (const std::string& line : model.solver_descriptions())
+      std::printf("  solver %s\n", line.c_str());
   }
   MPI_Barrier(comm);
 
@@ -195,9 +209,9 @@ void run() {
   }
   std::unique_ptr<SectionSampler> sampler;
   MountainWaveCase attributes{o.domain.mountain_height, o.domain.mountain_half_width,
-                              o.physics.inflow_speed, o.physics.buoyancy_frequency,
-                              o.physics.theta0, o.physics.gravity, o.domain.length_x,
-                              o.domain.length_y};
+                              o.physics.inflow_speed,   o.physics.buoyancy_frequency,
+                              o.physics.theta0,         o.physics.gravity,
+                              o.domain.length_x,        o.domain.length_y};
   if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
   std::unique_ptr<TracerParcels> tracers;
   if (o.tracers.enabled()) {
@@ -236,14 +250,16 @@ void run() {
   StepTimings timings;
   StepBreakdown breakdown;
   std::int64_t steps_run = 0;
-  double next_output = o.output_interval > 0
-                           ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
-                           : INFINITY;
+  double next_output =
+      o.output_interval > 0
+          ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
+          : INFINITY;
   StepReport last;
   if (rank == 0)
     std::printf("%6s %9s %6s %4s  %-28s %10s %8s\n", "step", "time s", "CFL", "pic",
                 "its theta qv qc qr mom p proj", "max div", "wall s");
-  while (model.time() < o.end_time - 1e-9 * o.numerics.dt && (o.max_steps < 0 || steps_run < o.max_steps)) {
+  while (model.time() < o.end_time - 1e-9 * o.numerics.dt &&
+         (o.max_steps < 0 || steps_run < o.max_steps)) {
     last = model.step();
     if (tracers) tracers->follow(model.state());  // the velocity on the host every step
     ++steps_run;
@@ -255,8 +271,8 @@ void run() {
       const auto& i = last.iterations;
       std::printf("%6lld %9.1f %6.2f %4d  %5d %2d %2d %2d %4d %3d %4d %10.3e %8.3f\n",
                   static_cast<long long>(model.completed_steps()), model.time(), last.cfl,
-                  last.picard_iterations,
-                  i[0], i[1], i[2], i[3], i[4], i[5], i[6], last.max_divergence, last.times.total);
+                  last.picard_iterations, i[0], i[1], i[2], i[3], i[4], i[5], i[6],
+                  last.max_divergence, last.times.total);
       std::fflush(stdout);
     }
     if (model.time() >= next_output - 1e-9 * o.numerics.dt) {
@@ -266,13 +282,15 @@ void run() {
     if (o.checkpoint_interval > 0 && model.completed_steps() % o.checkpoint_interval == 0)
       write_checkpoint_now();
   }
-  if (o.output_interval == 0 || model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
+  if (o.output_interval == 0 ||
+      model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
     write_outputs();
   write_checkpoint_now();
 
-  const std::string label = !o.timing_label.empty() ? o.timing_label
-                            : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
-                                  (backend == Backend::cuda ? " + GPU" : " (CPU)");
+  const std::string label = !o.timing_label.empty()
+                                ? o.timing_label
+                                : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                                      (backend == Backend::cuda ? " + GPU" : " (CPU)");
   if (timings.steps() > 0) {
     const TimingTable table = reduce_timing_table(timings, comm, label);
     if (rank == 0) {
@@ -284,10 +302,16 @@ void run() {
   const nlohmann::json step_breakdown = breakdown.json(comm);  // collective
   if (rank == 0) {
     const nlohmann::json run = {
-        {"steps", model.completed_steps()}, {"time", model.time()}, {"dt", o.numerics.dt},
-        {"cfl", last.cfl}, {"max_divergence", last.max_divergence},
-        {"nodes", mesh.global_nodes}, {"tets", mesh.global_tets}, {"ranks", ranks},
-        {"backend", to_string(backend)}, {"solves", model.device_solves() ? "device" : "host"},
+        {"steps", model.completed_steps()},
+        {"time", model.time()},
+        {"dt", o.numerics.dt},
+        {"cfl", last.cfl},
+        {"max_divergence", last.max_divergence},
+        {"nodes", mesh.global_nodes},
+        {"tets", mesh.global_tets},
+        {"ranks", ranks},
+        {"backend", to_string(backend)},
+        {"solves", model.device_solves() ? "device" : "host"},
         {"strategy", fe::to_string(o.numerics.strategy)},
         {"tracer_parcels_left_domain", tracers ? tracers->left_domain() : 0},
         {"timed_steps", step_breakdown}};

@@ -14,20 +14,23 @@ namespace {
 constexpr int default_cells[3] = {24, 24, 20};
 
 PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* cells_set,
-                    PetscInt* tets, char* backend, char* strategy, char* solves,
-                    char* output_dir, char* restart, char* label, std::size_t text_size) {
+                    PetscInt* tets, char* backend, char* strategy, char* solves, char* output_dir,
+                    char* restart, char* label, std::size_t text_size) {
   PetscFunctionBeginUser;
   PetscOptionsBegin(comm, nullptr, "foehn-mountainwave: the Mountainwave3D dynamical core", "");
   PetscInt count = 3;
-  PetscCall(PetscOptionsIntArray("-mesh_cells", "Mesh cells nx,ny,nz", "", cells, &count, cells_set));
-  PetscCall(PetscOptionsInt("-mesh_tets", "Mesh of about this many tets (554394: the published size)",
-                            "", *tets, tets, nullptr));
+  PetscCall(
+      PetscOptionsIntArray("-mesh_cells", "Mesh cells nx,ny,nz", "", cells, &count, cells_set));
+  PetscCall(PetscOptionsInt("-mesh_tets",
+                            "Mesh of about this many tets (554394: the published size)", "", *tets,
+                            tets, nullptr));
   PetscCall(PetscOptionsReal("-mountain_height", "h0, m", "", o.domain.mountain_height,
                              &o.domain.mountain_height, nullptr));
   PetscCall(PetscOptionsReal("-mountain_half_width", "a, m", "", o.domain.mountain_half_width,
                              &o.domain.mountain_half_width, nullptr));
-  PetscCall(PetscOptionsReal("-horizontal_grading", "Mesh spacing at the mountain / mean spacing (0, 1]",
-                             "", o.domain.horizontal_grading, &o.domain.horizontal_grading, nullptr));
+  PetscCall(PetscOptionsReal("-horizontal_grading",
+                             "Mesh spacing at the mountain / mean spacing (0, 1]", "",
+                             o.domain.horizontal_grading, &o.domain.horizontal_grading, nullptr));
   PetscCall(PetscOptionsReal("-vertical_grading", "Lowest layer / mean layer thickness (0, 1]", "",
                              o.domain.vertical_grading, &o.domain.vertical_grading, nullptr));
   PetscCall(PetscOptionsReal("-U", "Inflow speed, m/s", "", o.physics.inflow_speed,
@@ -47,7 +50,8 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
   PetscCall(PetscOptionsReal("-dt", "Time step, s", "", o.numerics.dt, &o.numerics.dt, nullptr));
   PetscCall(PetscOptionsReal("-cfl", "Time step from this CFL number (overrides -dt)", "", o.cfl,
                              &o.cfl, nullptr));
-  PetscCall(PetscOptionsReal("-end_time", "Simulated time, s", "", o.end_time, &o.end_time, nullptr));
+  PetscCall(
+      PetscOptionsReal("-end_time", "Simulated time, s", "", o.end_time, &o.end_time, nullptr));
   PetscInt max_steps = o.max_steps;
   PetscCall(PetscOptionsInt("-max_steps", "Stop after this many steps (-1: none)", "", max_steps,
                             &max_steps, nullptr));
@@ -58,8 +62,8 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
   PetscCall(PetscOptionsReal("-theta", "Time weighting of tracer transport (0.5..1)", "",
                              o.numerics.theta, &o.numerics.theta, nullptr));
   PetscInt interval = o.numerics.stabilisation_interval;
-  PetscCall(PetscOptionsInt("-stabilisation_interval", "Steps between stabilisation assemblies",
-                            "", interval, &interval, nullptr));
+  PetscCall(PetscOptionsInt("-stabilisation_interval", "Steps between stabilisation assemblies", "",
+                            interval, &interval, nullptr));
   o.numerics.stabilisation_interval = static_cast<int>(interval);
   PetscCall(PetscOptionsReal("-stabilisation_coefficient", "Weight of the pressure stabilisation",
                              "", o.numerics.stabilisation_coefficient,
@@ -74,25 +78,30 @@ PetscErrorCode read(MPI_Comm comm, RunOptions& o, PetscInt cells[3], PetscBool* 
                                "the CUDA backend and a CUDA PETSc, when no GPU is shared by "
                                "several ranks), host or device",
                                "", solves, solves, text_size, nullptr));
-  PetscCall(PetscOptionsReal("-output_interval", "Simulated seconds between outputs (0: at the end)",
-                             "", o.output_interval, &o.output_interval, nullptr));
+  PetscCall(PetscOptionsReal("-output_interval",
+                             "Simulated seconds between outputs (0: at the end)", "",
+                             o.output_interval, &o.output_interval, nullptr));
   PetscInt checkpoint = o.checkpoint_interval;
-  PetscCall(PetscOptionsInt("-checkpoint_interval", "Steps between HDF5 checkpoints (0: at the end)",
-                            "", checkpoint, &checkpoint, nullptr));
+  PetscCall(PetscOptionsInt("-checkpoint_interval",
+                            "Steps between HDF5 checkpoints (0: at the end)", "", checkpoint,
+                            &checkpoint, nullptr));
   o.checkpoint_interval = checkpoint;
   PetscCall(PetscOptionsString("-output_dir", "Folder of every output", "", output_dir, output_dir,
                                text_size, nullptr));
   PetscCall(PetscOptionsString("-restart", "Continue from this checkpoint", "", restart, restart,
                                text_size, nullptr));
-  PetscBool vtk = o.write_vtk ? PETSC_TRUE : PETSC_FALSE, sections = o.write_sections ? PETSC_TRUE : PETSC_FALSE;
+  PetscBool vtk = o.write_vtk ? PETSC_TRUE : PETSC_FALSE,
+            sections = o.write_sections ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscOptionsBool("-vtk", "Write the .pvd/.pvtu series", "", vtk, &vtk, nullptr));
-  PetscCall(PetscOptionsBool("-sections", "Write HDF5 sections for the linear-theory comparison", "",
-                             sections, &sections, nullptr));
+  PetscCall(PetscOptionsBool("-sections", "Write HDF5 sections for the linear-theory comparison",
+                             "", sections, &sections, nullptr));
   o.write_vtk = vtk;
   o.write_sections = sections;
   PetscInt tracer_columns = 0, tracer_levels = 0;
-  PetscCall(PetscOptionsInt("-tracer_columns", "Air parcels carried by the flow: parcels across y "
-                            "(0: none; docs/particles_mesh.md)", "", tracer_columns, &tracer_columns, nullptr));
+  PetscCall(PetscOptionsInt("-tracer_columns",
+                            "Air parcels carried by the flow: parcels across y "
+                            "(0: none; docs/particles_mesh.md)",
+                            "", tracer_columns, &tracer_columns, nullptr));
   PetscCall(PetscOptionsInt("-tracer_levels", "Air parcels: parcels up z", "", tracer_levels,
                             &tracer_levels, nullptr));
   PetscCall(PetscOptionsReal("-tracer_x", "Air parcels: start plane x, m", "", o.tracers.x_start,
@@ -145,7 +154,8 @@ RunOptions read_run_options(MPI_Comm comm) {
   }
   if (tets > 0) {
     if (cells_set) fail(ErrorCategory::invalid_input, "give -mesh_cells or -mesh_tets, not both");
-    const MountainMeshOptions sized = mountain_options_for_tets(static_cast<std::size_t>(tets), o.domain);
+    const MountainMeshOptions sized =
+        mountain_options_for_tets(static_cast<std::size_t>(tets), o.domain);
     o.domain.cells_x = sized.cells_x;
     o.domain.cells_y = sized.cells_y;
     o.domain.cells_z = sized.cells_z;
@@ -163,10 +173,13 @@ RunOptions read_run_options(MPI_Comm comm) {
          "-checkpoint_interval, -cfl and -timing_warmup >= 0");
   if (!(o.physics.inflow_speed >= 0) || !(o.physics.buoyancy_frequency >= 0) ||
       !(o.physics.viscosity >= 0) || !(o.physics.diffusivity >= 0) || !(o.physics.sponge_rate >= 0))
-    fail(ErrorCategory::invalid_input, "-U, -N, -viscosity, -diffusivity and -sponge_rate must be >= 0");
-  if (o.tracers.columns < 0 || o.tracers.levels < 0 || (o.tracers.columns > 0) != (o.tracers.levels > 0))
-    fail(ErrorCategory::invalid_input, "-tracer_columns and -tracer_levels must both be > 0 (or both 0), got ",
-         o.tracers.columns, " and ", o.tracers.levels);
+    fail(ErrorCategory::invalid_input,
+         "-U, -N, -viscosity, -diffusivity and -sponge_rate must be >= 0");
+  if (o.tracers.columns < 0 || o.tracers.levels < 0 ||
+      (o.tracers.columns > 0) != (o.tracers.levels > 0))
+    fail(ErrorCategory::invalid_input,
+         "-tracer_columns and -tracer_levels must both be > 0 (or both 0), got ", o.tracers.columns,
+         " and ", o.tracers.levels);
   return o;
 }
 

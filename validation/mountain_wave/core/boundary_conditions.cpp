@@ -18,8 +18,8 @@ void mark_boundary_kinds(TetMesh& mesh) {
   for (std::size_t f = 0; f < mesh.boundary_faces.size(); ++f) {
     const std::int32_t tag = mesh.boundary_tags[f];
     if (tag < 1 || tag > 5)
-      fail(ErrorCategory::invalid_input, "mark_boundary_kinds: boundary face ", f, " has tag ",
-           tag, " (expected 1..5)");
+      fail(ErrorCategory::invalid_input, "mark_boundary_kinds: boundary face ", f, " has tag ", tag,
+           " (expected 1..5)");
     for (const std::int32_t node : mesh.boundary_faces[f])
       bits.at(static_cast<std::size_t>(node)) |= 1u << (tag - 1);
   }
@@ -81,9 +81,11 @@ BoundaryVelocityData boundary_velocity_data(const TetMesh& local,
     if (k & on_terrain) {
       const double x = local.nodes[n][0], y = local.nodes[n][1];
       data.slope_x[n] = (mountain_surface_height(domain, x + step, y) -
-                         mountain_surface_height(domain, x - step, y)) / (2 * step);
+                         mountain_surface_height(domain, x - step, y)) /
+                        (2 * step);
       data.slope_y[n] = (mountain_surface_height(domain, x, y + step) -
-                         mountain_surface_height(domain, x, y - step)) / (2 * step);
+                         mountain_surface_height(domain, x, y - step)) /
+                        (2 * step);
     }
   }
   return data;

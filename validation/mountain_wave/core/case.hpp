@@ -13,19 +13,19 @@
 namespace foehn::mountainwave {
 
 struct Physics {
-  double inflow_speed = 10.0;           // U, m/s along +x
-  double buoyancy_frequency = 0.01;     // N, 1/s
-  double theta0 = 293.15;               // reference potential temperature, K
-  double gravity = 9.81;                // m/s^2
-  double viscosity = 10.0;              // kinematic, m^2/s
-  double diffusivity = 10.0;            // of theta' and the moisture tracers, m^2/s
-  double sponge_top_start = 10000.0;    // Rayleigh layer from here to the model top, m
+  double inflow_speed = 10.0;             // U, m/s along +x
+  double buoyancy_frequency = 0.01;       // N, 1/s
+  double theta0 = 293.15;                 // reference potential temperature, K
+  double gravity = 9.81;                  // m/s^2
+  double viscosity = 10.0;                // kinematic, m^2/s
+  double diffusivity = 10.0;              // of theta' and the moisture tracers, m^2/s
+  double sponge_top_start = 10000.0;      // Rayleigh layer from here to the model top, m
   double sponge_lateral_width = 10000.0;  // damping bands inside the lateral boundaries, m
-  double sponge_rate = 1.0 / 200.0;     // largest damping rate, 1/s
-  double qv_surface = 0.01;             // inflow/initial water vapour at the ground, kg/kg
-  double qv_scale_height = 2500.0;      // its e-folding height, m
-  bool closed_box = false;              // walls everywhere, no inflow (conservation tests)
-  double bubble_amplitude = 0.0;        // initial warm bubble theta' (K) at (0, 0, 3 km), 2 km wide
+  double sponge_rate = 1.0 / 200.0;       // largest damping rate, 1/s
+  double qv_surface = 0.01;               // inflow/initial water vapour at the ground, kg/kg
+  double qv_scale_height = 2500.0;        // its e-folding height, m
+  bool closed_box = false;                // walls everywhere, no inflow (conservation tests)
+  double bubble_amplitude = 0.0;  // initial warm bubble theta' (K) at (0, 0, 3 km), 2 km wide
 
   // d theta_bar / dz = N^2 theta0 / g: the background stratification theta' is measured from.
   double background_theta_gradient() const {
@@ -46,8 +46,8 @@ inline double sponge_rate_at(const Physics& p, const MountainMeshOptions& domain
   const double top = ramp(z - p.sponge_top_start, domain.height - p.sponge_top_start);
   const double half_x = 0.5 * domain.length_x, half_y = 0.5 * domain.length_y;
   const double w = p.sponge_lateral_width;
-  const double lateral = std::max({ramp(std::abs(x) - (half_x - w), w),
-                                   ramp(std::abs(y) - (half_y - w), w)});
+  const double lateral =
+      std::max({ramp(std::abs(x) - (half_x - w), w), ramp(std::abs(y) - (half_y - w), w)});
   return std::max(top, lateral);
 }
 
@@ -56,13 +56,13 @@ inline double sponge_rate_at(const Physics& p, const MountainMeshOptions& domain
 enum class SolvePlacement { automatic, host, device };
 
 struct Numerics {
-  double dt = 20.0;                    // s
+  double dt = 20.0;  // s
   int picard_iterations = 2;
   // Time weighting of tracer transport: 1 (backward Euler). Crank-Nicolson (0.5) leaves the
   // grid-scale modes of Galerkin transport undamped; coupled to buoyancy they grew after
   // ~3000 s on the 32 x 32 x 26 and published meshes (docs/mountain_wave.md).
   double theta = 1.0;
-  int stabilisation_interval = 10;     // steps between assemblies of the pressure stabilisation
+  int stabilisation_interval = 10;  // steps between assemblies of the pressure stabilisation
   double stabilisation_coefficient = 0.02;  // weight of the metric pressure diffusion
   Backend backend = Backend::cpu;
   fe::AssemblyStrategy strategy = fe::AssemblyStrategy::fused_atomic;

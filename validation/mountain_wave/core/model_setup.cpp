@@ -102,7 +102,8 @@ void MountainWaveModel::setup_fixed_data() {
   s.inflow_u = placed(boundary.inflow_u, on_device, s.stream);
   s.slope_x = placed(boundary.slope_x, on_device, s.stream);
   s.slope_y = placed(boundary.slope_y, on_device, s.stream);
-  s.constrained_velocity = placed(point_mask(nodes, 3, s.dirichlet.velocity_nodes), on_device, s.stream);
+  s.constrained_velocity =
+      placed(point_mask(nodes, 3, s.dirichlet.velocity_nodes), on_device, s.stream);
 
   // Vectors (on the GPU with the solves).
   for (int k = 0; k < transported_count; ++k) {
@@ -119,8 +120,8 @@ void MountainWaveModel::setup_fixed_data() {
     *v = s.vector_exchange.create_vector();
 
   // The resident state and the work arrays.
-  for (LocalArray<double>* field : {&s.state.velocity, &s.velocity_iterate, &s.boundary_values,
-                                    &s.body_force})
+  for (LocalArray<double>* field :
+       {&s.state.velocity, &s.velocity_iterate, &s.boundary_values, &s.body_force})
     *field = LocalArray<double>(3 * nodes, on_device, s.stream);
   for (LocalArray<double>* field : {&s.state.pressure, &s.state.theta, &s.pressure_local})
     *field = LocalArray<double>(nodes, on_device, s.stream);
@@ -184,7 +185,8 @@ void MountainWaveModel::setup_constraints() {
   // K + P, which does not change on a fixed mesh (assembled once here, unconstrained).
   PetscReal mass_sum = 0;
   FOEHN_PETSC_CHECK(VecSum(s.lumped_mass.get(), &mass_sum));
-  const double mean_mass = mass_sum / static_cast<double>(std::max<std::int64_t>(mesh_.global_nodes, 1));
+  const double mean_mass =
+      mass_sum / static_cast<double>(std::max<std::int64_t>(mesh_.global_nodes, 1));
   s.tracer_constraints->diagonal = mean_mass / numerics_.dt;
   s.velocity_constraints->diagonal = mean_mass / numerics_.dt;
   StepTimes unused;

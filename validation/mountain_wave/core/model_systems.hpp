@@ -67,26 +67,25 @@ struct MountainWaveModel::Systems {
   std::unique_ptr<petsc::LinearSolver> momentum_solver, pressure_solver, projection_solver;
 
   // Dirichlet rows: theta' and the tracers, the velocity components, the pressure increment.
-  std::unique_ptr<SystemConstraints> tracer_constraints, velocity_constraints,
-      pressure_constraints;
+  std::unique_ptr<SystemConstraints> tracer_constraints, velocity_constraints, pressure_constraints;
 
   // Fixed per mesh.
   std::vector<std::uint32_t> kinds;
   DirichletSets dirichlet;
-  std::vector<double> diffusivity_host;     // kappa I at every local node (9 per node)
-  LocalArray<double> diffusivity_tensor;    // the same in field memory
-  LocalArray<double> shortest_edge;         // per local tet, for the CFL number (field memory)
-  const std::int32_t* cfl_tets = nullptr;   // the connectivity in field memory
-  LocalArray<double> inflow_u, slope_x, slope_y;      // per local node: the boundary velocity
-  LocalArray<std::uint8_t> constrained_velocity;      // per local point (node * 3 + c)
-  LocalArray<double> damping_values_scalar;  // R m per owned node, in value memory
-  LocalArray<double> damping_values_vector;  // R m per owned point (3 per node), value memory
-  LocalArray<double> stabilisation_values;   // P's assembled values, kept for K + P (value memory)
-  petsc::UniqueVec lumped_mass;            // row sums of M (scalar layout)
-  petsc::UniqueVec damping_scalar;         // R m, implicit Rayleigh damping of theta'
-  petsc::UniqueVec damping_target;         // R m U on the x component: damping towards inflow
-  petsc::UniqueVec interior;               // 1 at nodes on no boundary, else 0
-  petsc::UniqueVec zero_pressure;          // the prescribed pressure increment (zero)
+  std::vector<double> diffusivity_host;    // kappa I at every local node (9 per node)
+  LocalArray<double> diffusivity_tensor;   // the same in field memory
+  LocalArray<double> shortest_edge;        // per local tet, for the CFL number (field memory)
+  const std::int32_t* cfl_tets = nullptr;  // the connectivity in field memory
+  LocalArray<double> inflow_u, slope_x, slope_y;  // per local node: the boundary velocity
+  LocalArray<std::uint8_t> constrained_velocity;  // per local point (node * 3 + c)
+  LocalArray<double> damping_values_scalar;       // R m per owned node, in value memory
+  LocalArray<double> damping_values_vector;       // R m per owned point (3 per node), value memory
+  LocalArray<double> stabilisation_values;  // P's assembled values, kept for K + P (value memory)
+  petsc::UniqueVec lumped_mass;             // row sums of M (scalar layout)
+  petsc::UniqueVec damping_scalar;          // R m, implicit Rayleigh damping of theta'
+  petsc::UniqueVec damping_target;          // R m U on the x component: damping towards inflow
+  petsc::UniqueVec interior;                // 1 at nodes on no boundary, else 0
+  petsc::UniqueVec zero_pressure;           // the prescribed pressure increment (zero)
   std::array<petsc::UniqueVec, transported_count> tracer_boundary_values;
   double stabilisation_length_squared = 1;  // mean tet volume^(2/3), normalises P
 

@@ -37,10 +37,12 @@ bool resolve_device_solves(const Numerics& numerics, MPI_Comm comm) {
       return false;
     case SolvePlacement::device:
       if (numerics.backend != Backend::cuda)
-        fail(ErrorCategory::invalid_input, "mountain-wave core: solves on the GPU need the CUDA "
+        fail(ErrorCategory::invalid_input,
+             "mountain-wave core: solves on the GPU need the CUDA "
              "backend (-foehn_backend cuda)");
       if (!petsc::device_solves_available())
-        fail(ErrorCategory::unavailable, "mountain-wave core: solves on the GPU need a PETSc "
+        fail(ErrorCategory::unavailable,
+             "mountain-wave core: solves on the GPU need a PETSc "
              "built with CUDA (FOEHN_PETSC=cuda, README.md) and Foehn's CUDA backend");
       return true;
     case SolvePlacement::automatic:
@@ -89,16 +91,18 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   };
   for (int k = 0; k < transported_count; ++k) {
     static constexpr const char* prefixes[] = {"theta_", "qv_", "qc_", "qr_"};
-    s.transport[k] = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1,
-                                                          options_for(prefixes[k]));
+    s.transport[k] =
+        std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options_for(prefixes[k]));
     s.transport_solvers[k] = std::make_unique<petsc::LinearSolver>(
         mesh.comm, prefixes[k], settings_for(petsc::SolverKind::advection_diffusion, on_device));
   }
-  s.momentum = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 3, options_for("momentum_"));
+  s.momentum =
+      std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 3, options_for("momentum_"));
   s.momentum_rhs = std::make_unique<petsc::PetscVector>(s.numbering, 3, on_device);
   s.divergence = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 3, placement);
   s.gradient = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 1, placement);
-  s.pressure = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options_for("pressure_"));
+  s.pressure =
+      std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options_for("pressure_"));
   s.stabilisation = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, placement);
   s.mass = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, placement);
   s.momentum_solver = std::make_unique<petsc::LinearSolver>(
@@ -120,14 +124,15 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   // (H100, 553 k tets). 0.05 needs 29 there, but its setup fails on the GPU at 5 M tets (PETSc
   // 3.26, a GPU error inside GAMG's setup): docs/mountain_wave.md.
   pressure_settings.gamg_threshold = 0.01;
-  s.pressure_solver = std::make_unique<petsc::LinearSolver>(mesh.comm, "pressure_", pressure_settings);
+  s.pressure_solver =
+      std::make_unique<petsc::LinearSolver>(mesh.comm, "pressure_", pressure_settings);
   // The mass matrix is well conditioned (condition number bounded independently of h):
   // CG + Jacobi converges in a few iterations.
   petsc::SolverSettings projection_settings = settings_for(petsc::SolverKind::elliptic, on_device);
   projection_settings.preconditioner = PCJACOBI;
   projection_settings.pc_rebuild_interval = 0;
-  s.projection_solver = std::make_unique<petsc::LinearSolver>(mesh.comm, "projection_",
-                                                              projection_settings);
+  s.projection_solver =
+      std::make_unique<petsc::LinearSolver>(mesh.comm, "projection_", projection_settings);
   setup_fixed_data();
   setup_constraints();
 }
@@ -142,7 +147,8 @@ ModelState MountainWaveModel::initial_state() const {
     state.velocity[3 * n] = physics_.closed_box ? 0.0 : physics_.inflow_speed;
     const auto& x = local.nodes[n];
     state.tracers[0][n] = physics_.qv_profile(x[2]);
-    const double r2 = (x[0] * x[0] + x[1] * x[1] + (x[2] - 3000.0) * (x[2] - 3000.0)) / (2000.0 * 2000.0);
+    const double r2 =
+        (x[0] * x[0] + x[1] * x[1] + (x[2] - 3000.0) * (x[2] - 3000.0)) / (2000.0 * 2000.0);
     state.theta[n] = physics_.bubble_amplitude * std::exp(-r2);
   }
   std::vector<double> values;
@@ -150,7 +156,8 @@ ModelState MountainWaveModel::initial_state() const {
                            state.velocity, values);
   for (int c = 0; c < 3; ++c)
     for (const std::int32_t node : systems_->dirichlet.velocity_nodes[c])
-      state.velocity[3 * static_cast<std::size_t>(node) + c] = values[3 * static_cast<std::size_t>(node) + c];
+      state.velocity[3 * static_cast<std::size_t>(node) + c] =
+          values[3 * static_cast<std::size_t>(node) + c];
   return state;
 }
 
@@ -158,7 +165,8 @@ std::vector<std::string> MountainWaveModel::solver_descriptions() const {
   const Systems& s = *systems_;
   std::vector<std::string> lines;
   for (const auto& solver : s.transport_solvers) lines.push_back(solver->description());
-  for (const auto* solver : {s.momentum_solver.get(), s.pressure_solver.get(), s.projection_solver.get()})
+  for (const auto* solver :
+       {s.momentum_solver.get(), s.pressure_solver.get(), s.projection_solver.get()})
     lines.push_back(solver->description());
   return lines;
 }
@@ -187,8 +195,10 @@ void MountainWaveModel::set_state(const ModelState& state) {
       state.theta.size() != nodes ||
       std::any_of(state.tracers.begin(), state.tracers.end(),
                   [&](const std::vector<double>& q) { return q.size() != nodes; }))
-    fail(ErrorCategory::invalid_input, "MountainWaveModel::set_state: the state's arrays do not "
-         "match the ", nodes, " local nodes of this rank");
+    fail(ErrorCategory::invalid_input,
+         "MountainWaveModel::set_state: the state's arrays do not "
+         "match the ",
+         nodes, " local nodes of this rank");
   if (&state != &held_) held_ = state;  // the uploads read from held_, which outlives them
   s.state.velocity.assign(held_.velocity, s.stream);
   s.state.pressure.assign(held_.pressure, s.stream);
@@ -204,7 +214,8 @@ const ModelState& MountainWaveModel::state() {
   s.state.velocity.copy_to_host(held_.velocity, s.stream);
   s.state.pressure.copy_to_host(held_.pressure, s.stream);
   s.state.theta.copy_to_host(held_.theta, s.stream);
-  for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].copy_to_host(held_.tracers[k], s.stream);
+  for (int k = 0; k < tracer_count; ++k)
+    s.state.tracers[k].copy_to_host(held_.tracers[k], s.stream);
   host_current_ = true;
   return held_;
 }

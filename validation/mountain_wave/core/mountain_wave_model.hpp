@@ -4,7 +4,8 @@
 // tracers. Each timestep runs Picard iterations; each iteration assembles with Foehn and solves
 // with PETSc (one LinearSolver per system, with its own options prefix):
 //
-//   1. theta', qv, qc, qr   (M/dt + th (A(u*) + kappa K)) q^{n+1} = (M/dt - (1-th)(A + kappa K)) q^n
+//   1. theta', qv, qc, qr   (M/dt + th (A(u*) + kappa K)) q^{n+1} = (M/dt - (1-th)(A + kappa K))
+//   q^n
 //                           + sources; theta' is forced by -w dtheta_bar/dz; Rayleigh damping
 //                           implicit; prefixes theta_, qv_, qc_, qr_ (advection-diffusion kind)
 //   2. momentum predictor   (M/dt + A(u*) + nu S) u' = M u^n/dt - G p^n + b(theta') + damping
@@ -50,7 +51,7 @@ struct StepTimes {
 };
 
 struct StepReport {
-  double cfl = 0;                         // max |u| dt / (shortest edge) over the tets
+  double cfl = 0;  // max |u| dt / (shortest edge) over the tets
   int picard_iterations = 0;
   // Krylov iterations of the step (summed over its Picard iterations): theta, qv, qc, qr,
   // momentum, pressure, projection (also summed over the three components).
@@ -107,8 +108,8 @@ class MountainWaveModel {
   Numerics numerics_;
   std::unique_ptr<Systems> systems_;
   bool stabilisation_ready_ = false;  // assembled at least once (restarts start mid-interval)
-  ModelState held_;            // time, step and (when host_current_) the fields on the host
-  bool host_current_ = false;  // held_'s fields equal the resident ones
+  ModelState held_;                   // time, step and (when host_current_) the fields on the host
+  bool host_current_ = false;         // held_'s fields equal the resident ones
   bool first_step_done_ = false;
 
   void setup_fixed_data();

@@ -45,7 +45,8 @@ int solve(petsc::LinearSolver& solver, Mat matrix, Vec rhs, Vec solution, StepTi
 void to_global(const petsc::NodeExchange& exchange, const LocalArray<double>& local, Vec global,
                const Stream* stream) {
   if (local.on_device())
-    exchange.local_to_global(local.data(), local.size(), global, petsc::ExchangeMode::insert, *stream);
+    exchange.local_to_global(local.data(), local.size(), global, petsc::ExchangeMode::insert,
+                             *stream);
   else
     exchange.local_to_global(std::span<const double>(local.data(), local.size()), global,
                              petsc::ExchangeMode::insert);
@@ -130,7 +131,8 @@ StepReport MountainWaveModel::step() {
   const Stream* stream = s.stream;
   // The first step of a run builds every preconditioner (GAMG coarsens on the host, once): a
   // stage of its own keeps -log_view's MountainWaveStep to the steady state of a run.
-  const petsc::ScopedLogStage stage(first_step_done_ ? "MountainWaveStep" : "MountainWaveFirstStep");
+  const petsc::ScopedLogStage stage(first_step_done_ ? "MountainWaveStep"
+                                                     : "MountainWaveFirstStep");
   first_step_done_ = true;
   s.assembler.reset_times();
 
@@ -200,17 +202,19 @@ StepReport MountainWaveModel::step() {
         FOEHN_PETSC_CHECK(VecPointwiseMult(s.s_work.get(), s.s_w.get(), s.lumped_mass.get()));
         FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -gradient, s.s_work.get()));
       }
-      constrain_rhs(*s.tracer_constraints, s.s_rhs.get(), s.tracer_boundary_values[k].get(), stream);
+      constrain_rhs(*s.tracer_constraints, s.s_rhs.get(), s.tracer_boundary_values[k].get(),
+                    stream);
       FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
-      report.iterations[k] += solve(*s.transport_solvers[k], matrix, s.s_rhs.get(),
-                                   s.transported_new[k].get(), times);
+      report.iterations[k] +=
+          solve(*s.transport_solvers[k], matrix, s.s_rhs.get(), s.transported_new[k].get(), times);
       to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k], stream);
     }
 
     // 2. Momentum predictor.
-    s.fields.boundary_velocity(BoundaryVelocity{velocity.data(), s.inflow_u.data(), s.slope_x.data(),
-                                                s.slope_y.data(), s.boundary_values.data()},
-                               nodes);
+    s.fields.boundary_velocity(
+        BoundaryVelocity{velocity.data(), s.inflow_u.data(), s.slope_x.data(), s.slope_y.data(),
+                         s.boundary_values.data()},
+        nodes);
     s.fields.body_force(BodyForce{s.state.velocity.data(), s.transported[0].data(),
                                   s.body_force.data(), dt, physics_.gravity, physics_.theta0},
                         nodes);
@@ -219,8 +223,10 @@ StepReport MountainWaveModel::step() {
       fe::MomentumOperator op;
       op.density_over_dt = 1.0 / dt;
       op.viscosity = physics_.viscosity;
-      op.advecting_velocity = fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
-      op.body_force = fe::field_ref(s.body_force.data(), static_cast<std::int64_t>(s.body_force.size()));
+      op.advecting_velocity =
+          fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
+      op.body_force =
+          fe::field_ref(s.body_force.data(), static_cast<std::int64_t>(s.body_force.size()));
       s.assembler.assemble(op, *s.momentum, s.momentum_rhs.get(), [&](double* values, double*) {
         if (!physics_.closed_box)
           add_diagonal(*s.velocity_constraints, values, s.damping_values_vector, stream);
@@ -237,8 +243,8 @@ StepReport MountainWaveModel::step() {
     to_global(s.vector_exchange, s.boundary_values, s.v_boundary.get(), stream);
     constrain_rhs(*s.velocity_constraints, momentum_rhs, s.v_boundary.get(), stream);
     to_global(s.vector_exchange, velocity, s.v_velocity_star.get(), stream);
-    report.iterations[4] += solve(*s.momentum_solver, momentum, momentum_rhs,
-                                 s.v_velocity_star.get(), times);
+    report.iterations[4] +=
+        solve(*s.momentum_solver, momentum, momentum_rhs, s.v_velocity_star.get(), times);
 
     // 3. Pressure increment: (K + c P / h^2) dp = -(1/dt) D u' - (c / h^2) P p^n.
     FOEHN_PETSC_CHECK(MatMult(s.divergence->mat(), s.v_velocity_star.get(), s.pressure_rhs.get()));
@@ -254,7 +260,7 @@ StepReport MountainWaveModel::step() {
     }
     FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
     report.iterations[5] += solve(*s.pressure_solver, s.pressure->mat(), s.pressure_rhs.get(),
-                                 s.pressure_increment.get(), times);
+                                  s.pressure_increment.get(), times);
 
     // 4. Projection: M du = -dt G dp, component by component.
     FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_increment.get(), s.v_gradient.get()));
@@ -272,11 +278,12 @@ StepReport MountainWaveModel::step() {
       const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read_write, stream);
       s.fields.copy(StridedCopy{solution.data(), 1, increment.data() + c, 3}, owned);
     }
-    FOEHN_PETSC_CHECK(VecWAXPY(s.v_velocity_new.get(), 1.0, s.v_increment.get(), s.v_velocity_star.get()));
+    FOEHN_PETSC_CHECK(
+        VecWAXPY(s.v_velocity_new.get(), 1.0, s.v_increment.get(), s.v_velocity_star.get()));
     to_local(s.vector_exchange, s.v_velocity_new.get(), velocity, stream);
-    s.fields.restore_boundary(RestoreBoundary{s.constrained_velocity.data(), s.boundary_values.data(),
-                                              velocity.data()},
-                              3 * nodes);
+    s.fields.restore_boundary(
+        RestoreBoundary{s.constrained_velocity.data(), s.boundary_values.data(), velocity.data()},
+        3 * nodes);
     report.picard_iterations = iteration + 1;
   }
 

@@ -106,8 +106,9 @@ void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matr
                                           petsc::PetscMatrix* same_values) {
   Device& d = *device_;
   const auto start = Clock::now();
-  fe::DeviceAssemblyTarget target{Op::block_rows, Op::block_cols, matrix.begin_device_write(d.stream),
-                                  matrix.value_count(), nullptr, 0};
+  fe::DeviceAssemblyTarget target{
+      Op::block_rows,       Op::block_cols, matrix.begin_device_write(d.stream),
+      matrix.value_count(), nullptr,        0};
   if (rhs) {
     target.rhs = rhs->begin_device_write(d.stream);
     target.rhs_count = rhs->local_value_count();
@@ -146,8 +147,8 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
   if (created) slot->second = d.assembler.create_matrix<Op>();
   auto [b, b_created] = d.rhs.try_emplace(Op::block_rows);
   if (b_created)
-    b->second = DeviceArray<double>(static_cast<std::size_t>(d.assembler.node_count()) * Op::block_rows,
-                                    d.stream);
+    b->second = DeviceArray<double>(
+        static_cast<std::size_t>(d.assembler.node_count()) * Op::block_rows, d.stream);
   {
     const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
     d.assembler.assemble(device_op, slot->second, rhs ? &b->second : nullptr, strategy_);
@@ -165,9 +166,9 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
   times_.handoff += seconds_since(assembled);
 }
 
-#define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                                                \
-  template void SystemAssembler::assemble(const fe::Op&, petsc::PetscMatrix&,                \
-                                          petsc::PetscVector*, const Edit&, petsc::PetscMatrix*);
+#define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                                                      \
+  template void SystemAssembler::assemble(const fe::Op&, petsc::PetscMatrix&, petsc::PetscVector*, \
+                                          const Edit&, petsc::PetscMatrix*);
 FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(MassOperator)
 FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(DiffusionOperator)
 FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(AdvectionDiffusionOperator)
