@@ -59,9 +59,16 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   int count = argc;
   char** vector = arguments.data();
 
-  petsc::preset_gpu_mpi_options();
+  // MPI first, so that the GPU presets can ask it which ranks share a host.
+  int provided = 0;  // the level PetscInitialize would ask for
+  if (MPI_Init_thread(&count, &vector, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    std::cerr << info.name << ": MPI could not be initialised\n";
+    return 1;
+  }
+  petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
   if (PetscInitialize(&count, &vector, nullptr, info.usage.c_str()) != 0) {
     std::cerr << info.name << ": PETSc could not be initialised\n";
+    MPI_Finalize();
     return 1;
   }
   // PETSc errors become foehn::Error (FOEHN_PETSC_CHECK) carrying PETSc's message, and main
@@ -85,6 +92,7 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   // keep the database: PetscFinalize still reads -log_view and friends).
   PetscOptionsSetValue(nullptr, "-options_left", "false");
   if (PetscFinalize() != 0 && exit_code == 0) exit_code = 1;
+  MPI_Finalize();  // PETSc leaves MPI to whoever initialised it
   return exit_code;
 }
 

@@ -2,12 +2,14 @@
 
 #include <petscsys.h>
 
+#include <string>
 #include <utility>
 
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
 
+#include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -48,19 +50,41 @@ int select_device_for_rank(MPI_Comm comm) {
   if (devices == 0)
     fail(ErrorCategory::unavailable, "select_device_for_rank: no CUDA device on this host (rank ",
          local_rank, " on the host)");
-  const int device = local_rank % devices;
+  int device = local_rank % devices;
+  PetscBool initialised = PETSC_FALSE;
+  if (PetscInitialized(&initialised) == 0 && initialised) {
+    PetscInt chosen = -1;
+    PetscBool set = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(PetscOptionsGetInt(nullptr, nullptr, "-device_select", &chosen, &set));
+    if (set && chosen >= devices)
+      fail(ErrorCategory::invalid_input, "select_device_for_rank: -device_select ", chosen,
+           " but this host has ", devices, " CUDA device(s)");
+    if (set && chosen >= 0) device = static_cast<int>(chosen);
+  }
   select_device(device);
   return device;
 }
 
-void preset_gpu_mpi_options() noexcept {
+void preset_gpu_mpi_options(MPI_Comm comm) noexcept {
 #if defined(PETSC_HAVE_CUDA)
+  int mpi_ready = 0;
+  if (MPI_Initialized(&mpi_ready) != MPI_SUCCESS) mpi_ready = 0;
+  bool cuda_aware = false;
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  const bool cuda_aware = MPIX_Query_cuda_support() == 1;
-#else
-  const bool cuda_aware = false;
+  cuda_aware = mpi_ready && MPIX_Query_cuda_support() == 1;
 #endif
-  if (!cuda_aware) (void)PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0");
+  if (!cuda_aware && PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0") != 0)
+    return;
+  if (!mpi_ready) return;
+  try {
+    const int devices = cuda_device_count();
+    if (devices == 0) return;
+    const std::string device = std::to_string(host_local_rank(comm) % devices);
+    (void)PetscOptionsSetValue(nullptr, "-device_select", device.c_str());
+  } catch (...) {  // no CUDA runtime or an MPI failure: PETSc's defaults stay
+  }
+#else
+  (void)comm;
 #endif
 }
 

@@ -74,7 +74,13 @@ VecArray::VecArray(Vec vec, VecAccess access, const Stream* stream)
   }
   data_ = array;
   on_device_ = PetscMemTypeDevice(memory);
-  if (on_device_) stream_waits_for_petsc(*stream_);
+  if (!on_device_) return;
+  try {
+    stream_waits_for_petsc(*stream_);
+  } catch (...) {
+    restore();  // no destructor runs for a constructor that throws: give the array back here
+    throw;
+  }
 }
 
 VecArray::~VecArray() {
@@ -85,6 +91,10 @@ VecArray::~VecArray() {
     // A destructor cannot throw; the restore below still runs, and the CUDA error reappears
     // at the next checked call.
   }
+  restore();
+}
+
+void VecArray::restore() noexcept {
   PetscScalar* array = data_;
   switch (access_) {
     case VecAccess::read: {

@@ -426,4 +426,12 @@ void PetscMatrix::end_device_write(const Stream& stream) {
   }
 }
 
+void PetscMatrix::abandon_device_write(const Stream& stream) noexcept {
+  if (std::exchange(device_write_, DeviceWrite::none) != DeviceWrite::in_place) return;
+  try {
+    return_device_array(stream);
+  } catch (const Error&) {  // the caller is already reporting an error; this one would repeat it
+  }
+}
+
 }  // namespace foehn::petsc

@@ -97,6 +97,21 @@ void PetscVector::set_values(std::span<const double> local_values) {
   if (local_values.size() != local_values_)
     fail(ErrorCategory::invalid_input, "PetscVector::set_values: ", local_values.size(),
          " values for ", local_values_, " local entries");
+  if (pending_ || device_write_ != nullptr)
+    fail(ErrorCategory::invalid_input,
+         "PetscVector::set_values: the previous begin_set_values or begin_device_write was not "
+         "ended");
+  if (distributed_ && on_device_) {
+    // A distributed device Vec has no COO layout (see the header): host values go up to the
+    // device and through the exchange. A convenience path, on a stream of its own.
+    const Stream stream;
+    if (device_buffer_.size() != local_values_)
+      device_buffer_ = DeviceArray<double>(local_values_, stream);
+    device_buffer_.copy_from_host_async(local_values, stream);
+    publish_device_values(device_buffer_.data(), stream);
+    stream.synchronize();
+    return;
+  }
   const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
   if (distributed_) {
     FOEHN_PETSC_CHECK(VecSetValuesCOO(vec_, local_values.data(), INSERT_VALUES));
@@ -202,6 +217,16 @@ void PetscVector::end_device_write(const Stream& stream) {
   const ScopedLogEvent event(LogEvent::vec_update, reinterpret_cast<PetscObject>(vec_));
   petsc_waits_for(stream);
   FOEHN_PETSC_CHECK(VecRestoreArrayWriteAndMemType(vec_, &written));
+}
+
+void PetscVector::abandon_device_write(const Stream& stream) noexcept {
+  double* written = std::exchange(device_write_, nullptr);
+  if (written == nullptr || distributed_) return;  // several ranks: our own buffer, nothing lent
+  try {
+    petsc_waits_for(stream);
+  } catch (const Error&) {  // the caller is already reporting an error
+  }
+  (void)VecRestoreArrayWriteAndMemType(vec_, &written);
 }
 
 }  // namespace foehn::petsc

@@ -5,6 +5,7 @@
 #include <petsc/private/petscimpl.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <utility>
@@ -201,17 +202,24 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
   if (!settings.preconditioner.empty())
     FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
-  PetscBool gamg = PETSC_FALSE;
-  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
-  if (gamg && settings.gamg_threshold >= 0) {
-    PetscReal threshold = settings.gamg_threshold;
-    FOEHN_PETSC_CHECK(PCGAMGSetThreshold(pc, &threshold, 1));
-  }
+  if (std::isnan(settings.gamg_threshold))
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": gamg_threshold is NaN");
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
   FOEHN_PETSC_CHECK(KSPSetFromOptions(ksp_));
+  // After the command line, so that it also reaches a GAMG chosen there (-<prefix>pc_type gamg
+  // over a BoomerAMG default); an explicit -<prefix>pc_gamg_threshold still wins.
+  PetscBool gamg = PETSC_FALSE, threshold_given = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+  FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(),
+                                        "-pc_gamg_threshold", &threshold_given));
+  if (gamg && settings.gamg_threshold >= 0 && !threshold_given) {
+    PetscReal threshold = settings.gamg_threshold;
+    FOEHN_PETSC_CHECK(PCGAMGSetThreshold(pc, &threshold, 1));
+  }
 
   PetscInt rebuild_interval = settings.pc_rebuild_interval;
   PetscBool allow = settings.allow_not_converged ? PETSC_TRUE : PETSC_FALSE;
@@ -246,8 +254,10 @@ void LinearSolver::destroy() noexcept {
   // After PetscFinalize the KSP is gone with PETSc's memory; destroying it would crash.
   if (ksp_ && detail::petsc_is_running()) (void)KSPDestroy(&ksp_);
   if (pmat_snapshot_ && detail::petsc_is_running()) (void)MatDestroy(&pmat_snapshot_);
+  if (user_pmat_ && detail::petsc_is_running()) (void)MatDestroy(&user_pmat_);
   ksp_ = nullptr;
   pmat_snapshot_ = nullptr;
+  user_pmat_ = nullptr;
 }
 
 LinearSolver::LinearSolver(LinearSolver&& other) noexcept
@@ -294,6 +304,10 @@ void LinearSolver::set_operator(Mat operator_matrix, Mat preconditioner_matrix) 
          ": set_operator needs a matrix, got a null Mat");
   Mat pmat = preconditioner_matrix ? preconditioner_matrix : operator_matrix;
   operator_ = operator_matrix;
+  // Our own reference: once a snapshot is taken the KSP no longer holds this matrix, and
+  // decide_rebuild still reads its state.
+  FOEHN_PETSC_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(pmat)));
+  if (user_pmat_) FOEHN_PETSC_CHECK(MatDestroy(&user_pmat_));
   user_pmat_ = pmat;
   // Ids are unique for the whole run, unlike addresses, which a new Mat may reuse.
   PetscObjectId id = 0;
@@ -367,6 +381,12 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   if (!b || !x)
     fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
          ": solve() needs a right-hand side and a solution vector, got a null Vec");
+
+  // Operators set through ksp() directly rather than set_operator: adopt them.
+  Mat current_operator = nullptr, current_pmat = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetOperators(ksp_, &current_operator, &current_pmat));
+  if (current_pmat != user_pmat_ && current_pmat != pmat_snapshot_)
+    set_operator(current_operator, current_pmat);
 
   SolveResult result;
   result.preconditioner_rebuilt = decide_rebuild();

@@ -10,7 +10,10 @@
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  foehn::petsc::preset_gpu_mpi_options();  // a CUDA PETSc with Debian's OpenMPI
+  // MPI first, as an application would, so that the GPU presets can ask it about the host.
+  int provided = 0;  // the level PetscInitialize would ask for
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return 1;
+  foehn::petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
   if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
   PetscMPIInt rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
@@ -19,6 +22,7 @@ int main(int argc, char** argv) {
     delete listeners.Release(listeners.default_result_printer());
   }
   const int result = RUN_ALL_TESTS();
-  if (PetscFinalize() != 0) return 1;
-  return result;
+  const bool finalised = PetscFinalize() == 0;
+  MPI_Finalize();  // PETSc leaves MPI to whoever initialised it
+  return finalised ? result : 1;
 }

@@ -13,15 +13,23 @@ int host_local_rank(MPI_Comm comm);
 // (false where a host has no device). Collective; the same answer on every rank.
 bool one_rank_per_device(MPI_Comm comm);
 
-// Selects device host_local_rank % device count on the calling thread and returns it.
-// Collective. Throws foehn::Error (unavailable) when the host has no CUDA device. (A PETSc built
-// with CUDA picks its device as rank % device count, the same on one host.)
+// Selects the rank's device on the calling thread and returns it: PETSc's `-device_select` when
+// PETSc is initialised and the option is set (preset_gpu_mpi_options sets it, so that Foehn and
+// a PETSc built with CUDA use the same GPU), else host_local_rank % device count. Collective.
+// Throws foehn::Error (unavailable) when the host has no CUDA device, (invalid_input) when
+// -device_select names a device the host does not have.
 int select_device_for_rank(MPI_Comm comm);
 
-// For programs linked to a PETSc built with CUDA, BEFORE PetscInitialize: when MPI is not
-// CUDA-aware (Debian's OpenMPI), presets -use_gpu_aware_mpi 0, without which PETSc aborts at
-// start on a GPU; the command line, PETSC_OPTIONS and option files still decide. Does nothing
-// with a PETSc without CUDA. Never throws.
-void preset_gpu_mpi_options() noexcept;
+// For programs linked to a PETSc built with CUDA, after MPI_Init and BEFORE PetscInitialize
+// (Foehn's programs initialise MPI themselves first, as a Fortran dynamical core does):
+// - presets -use_gpu_aware_mpi 0 when MPI is not CUDA-aware (Debian's OpenMPI), without which
+//   PETSc aborts at start on a GPU;
+// - presets -device_select host_local_rank(comm) % device count: PETSc's own default is the
+//   rank in MPI_COMM_WORLD % device count, which differs across several hosts and would leave
+//   PETSc's kernels on another GPU than Foehn's.
+// The command line, PETSC_OPTIONS and option files still decide. With MPI not initialised it
+// only presets -use_gpu_aware_mpi 0 (MPI cannot be asked); with a PETSc without CUDA it does
+// nothing. Never throws; a failure leaves PETSc's defaults.
+void preset_gpu_mpi_options(MPI_Comm comm = MPI_COMM_WORLD) noexcept;
 
 }  // namespace foehn::petsc

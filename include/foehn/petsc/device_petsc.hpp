@@ -51,6 +51,8 @@ class VecArray {
   bool on_device() const noexcept { return on_device_; }
 
  private:
+  void restore() noexcept;  // gives the array back to PETSc
+
   Vec vec_;
   VecAccess access_;
   const Stream* stream_;

@@ -109,8 +109,10 @@ class LinearSolver {
   LinearSolver& operator=(const LinearSolver&) = delete;
 
   // The operator A and the matrix the preconditioner is built from (A when null). Not owned
-  // (PETSc keeps a reference). Changing values of the same Mat needs no new call: each solve
-  // notices the change. A different Mat object forces a preconditioner rebuild.
+  // (PETSc and the solver keep references: the caller may destroy its handles). Operators set
+  // on ksp() directly are taken over at the next solve. Changing values of the same Mat needs no
+  // new call: each solve notices the change. A different Mat object forces a preconditioner
+  // rebuild.
   void set_operator(Mat operator_matrix, Mat preconditioner_matrix = nullptr);
 
   // Solves A x = b. With a nonzero initial guess, x's content on entry is the guess.
@@ -153,7 +155,7 @@ class LinearSolver {
   // parts of PETSc react to the live matrix's state otherwise (the Chebyshev smoothers of GAMG's
   // finest level re-estimate their eigenvalues after every update of the operator).
   Mat operator_ = nullptr;       // not owned
-  Mat user_pmat_ = nullptr;      // not owned
+  Mat user_pmat_ = nullptr;      // a reference of ours
   Mat pmat_snapshot_ = nullptr;  // owned; pc_rebuild_interval != 1 only
   PetscObjectId pmat_id_ = 0;
   PetscObjectState pmat_state_seen_ = -1;

@@ -133,6 +133,10 @@ class PetscMatrix {
   // a buffer of this object. invalid_input for a host matrix.
   double* begin_device_write(const Stream& stream);
   void end_device_write(const Stream& stream);
+  // Ends a begun write without publishing (for a caller unwinding from an error): the matrix
+  // takes new writes again; its values are undefined until the next complete write. Local,
+  // not collective; does nothing without a begun write.
+  void abandon_device_write(const Stream& stream) noexcept;
   // Matrices on the GPU: value_count() device values in Foehn's order, ready on `stream`, become
   // the matrix's values (the caller may overwrite them on `stream` when this returns).
   void set_device_values(const double* values, const Stream& stream);

@@ -11,7 +11,9 @@
 // stay there: one rank writes PETSc's device array in place (begin_device_write hands it out,
 // so an assembly can write its right-hand side straight into it); several ranks add their
 // owned values on the device and send ghost values to their owners through PETSc's scatter
-// (a NodeExchange): PETSc 3.26's VECMPICUDA takes COO values on the host only.
+// (a NodeExchange): PETSc 3.26 has a device VecSetValuesCOO for VECMPICUDA but does not install
+// it in the type's operations, so VecSetValuesCOO would run the host version. set_values (host
+// values) uploads them and takes the same way.
 #include <petscvec.h>
 
 #include <memory>
@@ -51,6 +53,8 @@ class PetscVector {
   // one rank). invalid_input for a host Vec.
   double* begin_device_write(const Stream& stream);
   void end_device_write(const Stream& stream);
+  // Ends a begun write without publishing (unwinding from an error); local, never throws.
+  void abandon_device_write(const Stream& stream) noexcept;
 
   // Copies this rank's owned entries (owned_nodes * components values) out of the Vec.
   void get_owned_values(std::span<double> owned) const;

@@ -185,6 +185,39 @@ TEST(DeviceResident, VectorsTakeDeviceValuesInPlace) {
   EXPECT_EQ(owned, more.copy_to_host(stream));
 }
 
+TEST(DeviceResident, AnAbandonedWriteLeavesTheObjectsUsable) {
+  // What an assembly that throws halfway (a rejected field) does: the next one must succeed.
+  FOEHN_SKIP_WITHOUT_DEVICE_SOLVES();
+  const TetMesh mesh = mountain_test_mesh();
+  Stream stream;
+  fe::CpuAssembler cpu(mesh);
+  const NodeNumbering numbering =
+      serial_numbering(PETSC_COMM_SELF, static_cast<std::int32_t>(mesh.node_count()));
+  MatrixHandoffOptions device;
+  device.device_matrix = true;
+  PetscMatrix matrix(numbering, cpu.pattern(), 1, 1, device);
+  PetscVector vector(numbering, 1, true);
+  ASSERT_TRUE(matrix.writes_in_place());
+  (void)matrix.begin_device_write(stream);
+  (void)vector.begin_device_write(stream);
+  vector.abandon_device_write(stream);
+  matrix.abandon_device_write(stream);
+  matrix.abandon_device_write(stream);  // nothing begun: nothing to do
+  const auto values = to_device(random_field(matrix.value_count(), 23), stream);
+  double* target = matrix.begin_device_write(stream);
+  ::foehn::detail::copy_async(target, values.data(), values.bytes(),
+                              ::foehn::detail::CopyKind::device_to_device, stream.native_handle());
+  matrix.end_device_write(stream);
+  const auto rhs = random_field(mesh.node_count(), 24);
+  vector.set_values(rhs);
+  std::vector<double> owned(rhs.size());
+  vector.get_owned_values(owned);
+  EXPECT_EQ(owned, rhs);
+  PetscReal norm = 0;
+  ASSERT_EQ(MatNorm(matrix.mat(), NORM_FROBENIUS, &norm), 0);
+  EXPECT_GT(norm, 0.0);
+}
+
 TEST(DeviceResident, DeviceValueEditsAreBitwiseTheHostEdits) {
   FOEHN_SKIP_WITHOUT_GPU();
   const TetMesh mesh = mountain_test_mesh();

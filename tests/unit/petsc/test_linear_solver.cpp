@@ -4,6 +4,9 @@
 // that does not converge throws an error naming the prefix.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -178,6 +181,51 @@ TEST(LinearSolverPrefixes, PressureOptionsReachOnlyThePressureSolver) {
   EXPECT_TRUE(pressure.solve(system.rhs, system.x).converged);
   EXPECT_NE(pressure.description().find("pressure_: bcgs + gamg"), std::string::npos)
       << pressure.description();
+}
+
+// GAMG's edge-dropping threshold on the finest level as KSPView prints it, after a solve set
+// GAMG up (-1 when the view has none).
+double gamg_threshold_after_a_solve(LinearSolver& solver) {
+  OwnedMat a = laplacian_7pt(8);
+  auto system = system_for(a);
+  solver.set_operator(a);
+  EXPECT_TRUE(solver.solve(system.rhs, system.x).converged);
+  char* text = nullptr;
+  std::size_t length = 0;
+  FILE* stream = open_memstream(&text, &length);  // PETSc's string viewer prints no details
+  PetscViewer viewer = nullptr;
+  EXPECT_EQ(PetscViewerASCIIOpenWithFILE(PETSC_COMM_SELF, stream, &viewer), 0);
+  EXPECT_EQ(KSPView(solver.ksp(), viewer), 0);
+  PetscViewerDestroy(&viewer);
+  std::fclose(stream);
+  const std::string view(text, length);
+  std::free(text);
+  const std::string key = "dropping small values in graph on each level =";
+  const std::size_t at = view.find(key);
+  return at == std::string::npos ? -1.0 : std::stod(view.substr(at + key.size()));
+}
+
+TEST(LinearSolverGamg, TheThresholdReachesAGamgChosenOnTheCommandLine) {
+  ScopedOption pc_type("-thr_cli_pc_type", "gamg");
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
+  settings.preconditioner = PCJACOBI;  // the code's choice, overridden by the command line
+  settings.gamg_threshold = 0.01;
+  LinearSolver solver(PETSC_COMM_SELF, "thr_cli_", settings);
+  EXPECT_DOUBLE_EQ(gamg_threshold_after_a_solve(solver), 0.01);
+}
+
+TEST(LinearSolverGamg, AnExplicitThresholdOptionWins) {
+  ScopedOption threshold("-thr_opt_pc_gamg_threshold", "0.05");
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
+  settings.gamg_threshold = 0.01;
+  LinearSolver solver(PETSC_COMM_SELF, "thr_opt_", settings);
+  EXPECT_DOUBLE_EQ(gamg_threshold_after_a_solve(solver), 0.05);
+}
+
+TEST(LinearSolverGamg, ANanThresholdIsRejected) {
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
+  settings.gamg_threshold = std::nan("");
+  EXPECT_THROW(LinearSolver(PETSC_COMM_SELF, "thr_nan_", settings), Error);
 }
 
 TEST(LinearSolverPrefixes, OptionsWithoutThePrefixDoNotApply) {

@@ -120,6 +120,38 @@ TEST_F(PcReuse, ANewMatrixObjectAlwaysRebuilds) {
   EXPECT_EQ(test::event_count("MatLUFactorNum") - before, 1);
 }
 
+TEST_F(PcReuse, ThePreconditionerMatrixMayBeReleasedByTheCaller) {
+  // Once the preconditioner is built from its snapshot, the KSP no longer holds the caller's
+  // preconditioner matrix; the solver keeps its own reference to read its state.
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::advection_diffusion);
+  settings.pc_rebuild_interval = 0;
+  LinearSolver solver(PETSC_COMM_SELF, "reuse_released_", settings);
+  OwnedMat a = test::convection_diffusion(6);
+  auto system = system_for(a);
+  {
+    OwnedMat preconditioner = test::convection_diffusion(6);
+    solver.set_operator(a, preconditioner);
+  }  // the caller's handle is gone
+  for (int step = 0; step < 3; ++step) {
+    VecSet(system.x, 0.0);
+    const SolveResult result = solver.solve(system.rhs, system.x);
+    EXPECT_TRUE(result.converged) << "step " << step;
+    EXPECT_EQ(result.preconditioner_rebuilt, step == 0);
+  }
+}
+
+TEST_F(PcReuse, OperatorsSetOnTheKspDirectlyAreTakenOver) {
+  LinearSolver solver(PETSC_COMM_SELF, "reuse_direct_set_", SolverKind::advection_diffusion);
+  OwnedMat a = test::convection_diffusion(6);
+  auto system = system_for(a);
+  ASSERT_EQ(KSPSetOperators(solver.ksp(), a, a), 0);
+  const SolveResult first = solver.solve(system.rhs, system.x);
+  EXPECT_TRUE(first.converged);
+  EXPECT_TRUE(first.preconditioner_rebuilt);
+  VecSet(system.x, 0.0);
+  EXPECT_FALSE(solver.solve(system.rhs, system.x).preconditioner_rebuilt);  // unchanged
+}
+
 TEST_F(PcReuse, EllipticAmgFollowsTheSameRule) {
   SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
   settings.pc_rebuild_interval = 2;

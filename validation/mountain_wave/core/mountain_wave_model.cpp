@@ -49,8 +49,9 @@ bool resolve_device_solves(const Numerics& numerics, MPI_Comm comm) {
       break;
   }
   // Ranks sharing a GPU time-slice it: each Krylov iteration then waits for the others'
-  // kernels and for host-staged MPI (measured on the H100, 553 k tets: 4 ranks on one GPU
-  // 1.53 s per step against 0.10 s on one rank), so automatic keeps the solves on the host there.
+  // kernels and for host-staged MPI (measured on the H100, 553 k tets, docs/mountain_wave.md:
+  // 4 ranks on one GPU 1.67 s per step with the solves on the GPU, 1.25 s with them on the
+  // host), so automatic keeps the solves on the host there.
   return numerics.backend == Backend::cuda && petsc::device_solves_available() &&
          petsc::one_rank_per_device(comm);
 }

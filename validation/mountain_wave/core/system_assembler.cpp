@@ -109,19 +109,28 @@ void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matr
   fe::DeviceAssemblyTarget target{
       Op::block_rows,       Op::block_cols, matrix.begin_device_write(d.stream),
       matrix.value_count(), nullptr,        0};
-  if (rhs) {
-    target.rhs = rhs->begin_device_write(d.stream);
-    target.rhs_count = rhs->local_value_count();
+  auto assembled = start;
+  try {
+    if (rhs) {
+      target.rhs = rhs->begin_device_write(d.stream);
+      target.rhs_count = rhs->local_value_count();
+    }
+    {
+      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
+      d.assembler.assemble(op, target, strategy_);
+      d.stream.synchronize();  // so that the event (and the phase timers) see the device time
+    }
+    assembled = Clock::now();
+    times_.assembly += std::chrono::duration<double>(assembled - start).count();
+    if (edit) edit(target.values, target.rhs);
+    if (same_values) same_values->set_device_values(target.values, d.stream);
+  } catch (...) {
+    // A rejected field or a device error: give PETSc its arrays back, so that the objects
+    // take the next assembly instead of failing as "not ended".
+    if (rhs) rhs->abandon_device_write(d.stream);
+    matrix.abandon_device_write(d.stream);
+    throw;
   }
-  {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
-    d.assembler.assemble(op, target, strategy_);
-    d.stream.synchronize();  // so that the event (and the phase timers) see the device time
-  }
-  const auto assembled = Clock::now();
-  times_.assembly += std::chrono::duration<double>(assembled - start).count();
-  if (edit) edit(target.values, target.rhs);
-  if (same_values) same_values->set_device_values(target.values, d.stream);
   matrix.end_device_write(d.stream);
   if (rhs) rhs->end_device_write(d.stream);
   d.stream.synchronize();
