@@ -104,11 +104,11 @@ void PetscVector::set_values(std::span<const double> local_values) {
   if (distributed_ && on_device_) {
     // A distributed device Vec has no COO layout (see the header): host values go up to the
     // device and through the exchange. A convenience path, on a stream of its own.
+    // (The upload's memory is freed on its stream, so it is declared after the stream.)
     const Stream stream;
-    if (device_buffer_.size() != local_values_)
-      device_buffer_ = DeviceArray<double>(local_values_, stream);
-    device_buffer_.copy_from_host_async(local_values, stream);
-    publish_device_values(device_buffer_.data(), stream);
+    DeviceArray<double> uploaded(local_values_, stream);
+    uploaded.copy_from_host_async(local_values, stream);
+    publish_device_values(uploaded.data(), stream);
     stream.synchronize();
     return;
   }

@@ -130,7 +130,8 @@ class PetscMatrix {
   // completely on `stream` (by an assembly, fe::CudaAssembler::assemble with a
   // DeviceAssemblyTarget, and any edits of the values), then published to PETSc by
   // end_device_write on the same stream. PETSc's own value array when writes_in_place(), else
-  // a buffer of this object. invalid_input for a host matrix.
+  // a buffer of this object allocated on the first `stream` (which must outlive the matrix).
+  // invalid_input for a host matrix.
   double* begin_device_write(const Stream& stream);
   void end_device_write(const Stream& stream);
   // Ends a begun write without publishing (for a caller unwinding from an error): the matrix

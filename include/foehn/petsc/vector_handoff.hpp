@@ -50,7 +50,8 @@ class PetscVector {
 
   // Vecs on the GPU: device memory for local_value_count() values, to be written completely
   // on `stream` and then published by end_device_write on the same stream (PETSc's own array on
-  // one rank). invalid_input for a host Vec.
+  // one rank; on several a buffer allocated on the first `stream`, which must outlive the
+  // Vec). invalid_input for a host Vec.
   double* begin_device_write(const Stream& stream);
   void end_device_write(const Stream& stream);
   // Ends a begun write without publishing (unwinding from an error); local, never throws.
