@@ -12,8 +12,8 @@
 #include <limits>
 #include <vector>
 
-#include "assembler_impl.cuh"
-#include "foehn/fe/operator_checks.hpp"
+#include "foehn/fe/cuda/assembler_dispatch.cuh"
+#include "foehn/fe/operator_list.hpp"
 
 namespace foehn::fe {
 
@@ -250,46 +250,6 @@ BlockCsrMatrix CudaAssembler::download(const DeviceBlockCsrMatrix& matrix,
   return host;
 }
 
-template <class Op>
-void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,
-                              const DeviceAssemblyTarget& target) {
-  check_operator_fields(op, impl.node_count, FieldMemory::device);
-  const std::size_t expected = static_cast<std::size_t>(impl.nnz) * Op::block_rows * Op::block_cols;
-  if (target.block_rows != Op::block_rows || target.block_cols != Op::block_cols ||
-      target.value_count != expected || (expected > 0 && target.values == nullptr))
-    fail(ErrorCategory::invalid_input, Op::name, " operator: the target holds ", target.value_count,
-         " values of ", target.block_rows, " x ", target.block_cols, " blocks; this mesh needs ",
-         expected, " of ", Op::block_rows, " x ", Op::block_cols,
-         " (use create_matrix<Op>() or a hand-off target made for it)");
-  if (target.rhs && static_cast<std::int64_t>(target.rhs_count) != impl.node_count * Op::block_rows)
-    fail(ErrorCategory::invalid_input, Op::name, " operator: rhs has ", target.rhs_count,
-         " entries, expected ", impl.node_count * Op::block_rows);
-}
-
-template <class Op>
-void CudaAssembler::assemble(const Op& op, const DeviceAssemblyTarget& target,
-                             AssemblyStrategy strategy) {
-  check_assembly_arguments(*impl_, op, target);
-  if (impl_->tet_count == 0) {
-    zero_target(*impl_, target);  // no element adds anything: every value is zero
-    return;
-  }
-  switch (strategy) {
-    case AssemblyStrategy::seed:
-      return assemble_seed(*impl_, op, target);
-    case AssemblyStrategy::fused_atomic:
-      return assemble_fused(*impl_, op, target, false);
-    case AssemblyStrategy::fused_map:
-      impl_->build_slot_map();
-      return assemble_fused(*impl_, op, target, true);
-    case AssemblyStrategy::deterministic:
-      impl_->build_contribution_lists();
-      return assemble_deterministic(*impl_, op, target);
-  }
-}
-
-#define FOEHN_INSTANTIATE_ASSEMBLE(Op) \
-  template void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy);
-FOEHN_FOR_EACH_OPERATOR(FOEHN_INSTANTIATE_ASSEMBLE)
-
 }  // namespace foehn::fe
+
+FOEHN_FOR_EACH_BUILTIN_OPERATOR(FOEHN_INSTANTIATE_CUDA_DISPATCH)

@@ -1,7 +1,7 @@
 // DeviceValueEdits: ValueEdits' position lists on the GPU and the edits as one-thread-per-entry
 // kernels. Compiled without FMA contraction (CMakeLists.txt), so column_correction sums each row
 // in the host's order and rounding: the results are bitwise the host's.
-#include "assembler_impl.cuh"
+#include "foehn/fe/cuda/assembler_state.cuh"
 #include "foehn/fe/value_edits.hpp"
 
 namespace foehn::fe {

@@ -2,6 +2,8 @@
 #include <exception>
 
 #include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/cuda_assembly_unavailable.hpp"
+#include "foehn/fe/operator_list.hpp"
 #include "foehn/fe/value_edits.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -59,20 +61,6 @@ BlockCsrMatrix CudaAssembler::download(const DeviceBlockCsrMatrix&,
                                        std::shared_ptr<const CsrPattern>) const {
   unavailable("download");
 }
-template <class Op>
-void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy) {
-  unavailable("CUDA assembly");
-}
-#define FOEHN_INSTANTIATE_UNAVAILABLE(Op) \
-  template void CudaAssembler::assemble(const Op&, const DeviceAssemblyTarget&, AssemblyStrategy);
-FOEHN_INSTANTIATE_UNAVAILABLE(MassOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(AdvectionOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(DiffusionOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(AdvectionDiffusionOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(StabilisationOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(DivergenceOperator)
-FOEHN_INSTANTIATE_UNAVAILABLE(MomentumOperator)
-
 DeviceValueEdits::DeviceValueEdits(const ValueEdits&, const Stream&) {
   unavailable("DeviceValueEdits");
 }
@@ -91,3 +79,5 @@ void DeviceValueEdits::constrain_rhs(double*, const double*, double, const Strea
 }
 
 }  // namespace foehn::fe
+
+FOEHN_FOR_EACH_BUILTIN_OPERATOR(FOEHN_INSTANTIATE_CUDA_DISPATCH)

@@ -138,3 +138,9 @@ class CudaAssembler {
 };
 
 }  // namespace foehn::fe
+
+// Explicit instantiation of CudaAssembler::assemble for Op, where its definition is visible
+// (the library's own files; FOEHN_DEFINE_OPERATOR of define_operator.hpp for a user's operator).
+#define FOEHN_INSTANTIATE_CUDA_DISPATCH(Op)         \
+  template void foehn::fe::CudaAssembler::assemble( \
+      const Op&, const foehn::fe::DeviceAssemblyTarget&, foehn::fe::AssemblyStrategy);

@@ -1,77 +1,16 @@
 #pragma once
-// The operators of the FE core as pointwise "integrands" (in the spirit of libCEED
+// The built-in operators of the FE core as pointwise "integrands" (in the spirit of libCEED
 // QFunctions / MFEM integrators): each says what one tetrahedron contributes, in terms of the
-// element math of this folder; the assembly machinery (CPU reference loop, CUDA kernels)
-// does the gathering of coordinates and the scatter into the global matrix. Both backends
-// call exactly the same `element` functions, so CPU and GPU differ only in summation order.
-//
-// Fields are P1 nodal arrays given as FieldRef (host memory for the CPU backend, device memory
-// for the CUDA backend); an empty FieldRef means "absent" (a coefficient of 1, no right-hand
-// side). Layouts: scalar f[node]; vector u[node * 3 + d]; tensor K[node * 9 + 3 r + c].
-// Each operator lists its fields in for_each_field, so the backends can check sizes and
-// values (NaN) before any kernel runs.
-//
-// Element matrices have (4 R) x (4 C) entries, row i*R + r (test node i, component r) and
-// column j*C + c (trial node j, component c), for R x C blocks (see block_csr_matrix.hpp).
+// element math of this folder; the assembly machinery (operator_interface.hpp says what it
+// needs from an operator) gathers coordinates and scatters into the global matrix. Both
+// backends call exactly the same `element` functions, so CPU and GPU differ only in summation
+// order. A user's own operator is written the same way (docs/library_api.md).
 
 #include <cstdint>
 
-#include "foehn/fe/element_math.hpp"
+#include "foehn/fe/operator_interface.hpp"
 
 namespace foehn::fe {
-
-// The published 11-point rule (vertices, edge midpoints, centroid), exact to degree 3: what the
-// seed pipeline uses for every operator. The other backends use each operator's own `Rule`,
-// the cheapest rule that integrates its integrand exactly (for P1 coefficients on an affine
-// tet), so they compute the same matrix up to round-off with fewer points.
-using DefaultRule = TetVertexEdge11;
-using P1Geometry = AffineGeometry<3, 4, DefaultRule::ngi>;
-
-template <class Rule>
-struct ElementContextFor {
-  using rule_type = Rule;
-  static constexpr int ngi = Rule::ngi;
-  Array<std::int32_t, 4> nodes;
-  Mat<4, 3> x;                              // node coordinates
-  AffineGeometry<3, 4, Rule::ngi> geometry;  // detwei, physical shape derivatives
-  Mat<Rule::ngi, 4> n;                      // shape functions at the quadrature points
-};
-using ElementContext = ElementContextFor<DefaultRule>;
-
-// A non-owning view of a nodal field: trivially copyable into a kernel's parameters.
-struct FieldRef {
-  const double* data = nullptr;
-  std::int64_t size = 0;
-};
-inline FieldRef field_ref(const double* data, std::int64_t size) { return FieldRef{data, size}; }
-template <class Container>
-FieldRef field_ref(const Container& values) {
-  return FieldRef{values.data(), static_cast<std::int64_t>(values.size())};
-}
-
-namespace detail {
-// Value of an optional P1 scalar field at quadrature point gi (1 when absent).
-template <int Ngi>
-struct OptionalScalarAtQuad {
-  const Mat<Ngi, 4>* n;
-  Vec<4> nodal;
-  bool present;
-  FOEHN_HD double operator()(int gi) const { return present ? interpolate(*n, gi, nodal) : 1.0; }
-};
-template <class Ctx>
-FOEHN_HD OptionalScalarAtQuad<Ctx::ngi> optional_scalar(const double* field, const Ctx& e) {
-  OptionalScalarAtQuad<Ctx::ngi> q{&e.n, Vec<4>::zero(), field != nullptr};
-  if (field) q.nodal = ele_val<4>(field, e.nodes);
-  return q;
-}
-// Right-hand side ∫ N_i f for a P1 source (zero when absent).
-template <class Ctx>
-FOEHN_HD Vec<4> load_vector(const double* source, const Ctx& e) {
-  if (!source) return Vec<4>::zero();
-  const Vec<Ctx::ngi> f = ele_val_at_quad(e.n, ele_val<4>(source, e.nodes));
-  return shape_rhs(e.n, e.geometry.detwei, f);
-}
-}  // namespace detail
 
 // M_ij = scale ∫ c N_i N_j ;  b_i = ∫ N_i f
 struct MassOperator {
@@ -145,6 +84,22 @@ struct DiffusionOperator {
       a = scale * dshape_dot_dshape(e.geometry);
     }
     b = detail::load_vector(source.data, e);
+  }
+
+  // The tensor may come already evaluated at the quadrature points (seed pipeline, stage 3).
+  static constexpr int quadrature_coefficient_components = 9;
+  FOEHN_HD FieldRef quadrature_coefficient_field() const { return tensor; }
+  template <class Ctx, class Result>
+  FOEHN_HD void element_with_quadrature_coefficient(const Ctx& e, const double* k_at_quad,
+                                                    Result& out) const {
+    Array<Mat<3, 3>, Ctx::ngi> k;
+    FOEHN_UNROLL
+    for (int gi = 0; gi < Ctx::ngi; ++gi) {
+      FOEHN_UNROLL
+      for (int rc = 0; rc < 9; ++rc) k.v[gi].a[rc / 3][rc % 3] = k_at_quad[gi * 9 + rc];
+    }
+    out.a = scale * dshape_tensor_dshape(e.geometry, k);
+    out.b = detail::load_vector(source.data, e);
   }
 };
 
@@ -267,9 +222,9 @@ struct MomentumOperator {
   // so the kernels use this compact form and produce each entry when it is scattered:
   //   entry(i, j, a, b) = scalar(i, j) δ_ab + mu |T| ∂N_i/∂x_b ∂N_j/∂x_a
   struct CompactElement {
-    Mat<4, 4> scalar;   // (rho/dt) M + mu L (+ A)
-    Mat<4, 3> dn;       // physical shape derivatives (constant on a P1 tet)
-    double mu_volume;   // mu times the element volume
+    Mat<4, 4> scalar;  // (rho/dt) M + mu L (+ A)
+    Mat<4, 3> dn;      // physical shape derivatives (constant on a P1 tet)
+    double mu_volume;  // mu times the element volume
     Vec<12> b;
     // One formula for every backend, so that all of them round alike.
     FOEHN_HD static double combine(double scalar_ij, double mu_volume, double dn_ic, double dn_ja,
@@ -281,6 +236,12 @@ struct MomentumOperator {
       return combine(scalar.a[i][j], mu_volume, dn.a[i][c], dn.a[j][a], a == c);
     }
     FOEHN_HD double rhs(int k) const { return b.v[k]; }
+    FOEHN_HD void set_all(double value) {
+      scalar = Mat<4, 4>::filled(value);
+      dn = Mat<4, 3>::filled(value);
+      mu_volume = value;
+      b = Vec<12>::filled(value);
+    }
     // Stored form for the deterministic gather: 29 doubles instead of the 144 entries.
     static constexpr int stored_doubles = 29;  // scalar (16), dn (12), mu_volume (1)
     FOEHN_HD void store(double* out) const {
@@ -289,6 +250,11 @@ struct MomentumOperator {
       FOEHN_UNROLL
       for (int k = 0; k < 12; ++k) out[16 + k] = dn.a[k / 3][k % 3];
       out[28] = mu_volume;
+    }
+    // entry(i, j, a, c) from the stored form.
+    FOEHN_HD static double stored_entry(const double* stored, int i, int j, int a, int c) {
+      return combine(stored[i * 4 + j], stored[28], stored[16 + i * 3 + c], stored[16 + j * 3 + a],
+                     a == c);
     }
   };
 
@@ -317,6 +283,24 @@ struct MomentumOperator {
     }
   }
 
+  // The advecting velocity may come already evaluated at the quadrature points (seed, stage 3).
+  static constexpr int quadrature_coefficient_components = 3;
+  FOEHN_HD FieldRef quadrature_coefficient_field() const { return advecting_velocity; }
+  template <class Ctx>
+  FOEHN_HD void element_with_quadrature_coefficient(const Ctx& e, const double* w_at_quad,
+                                                    CompactElement& out) const {
+    MomentumOperator without_advection = *this;
+    without_advection.advecting_velocity = FieldRef{};
+    without_advection.element_compact(e, out);  // mass, viscous terms, body force
+    Array<Vec<3>, Ctx::ngi> w;
+    FOEHN_UNROLL
+    for (int gi = 0; gi < Ctx::ngi; ++gi) {
+      FOEHN_UNROLL
+      for (int d = 0; d < 3; ++d) w.v[gi].v[d] = w_at_quad[gi * 3 + d];
+    }
+    out.scalar += shape_vector_dot_dshape(e.n, w, e.geometry);
+  }
+
   // The full matrix, for tests and host code (the same arithmetic as the compact form).
   template <class Ctx>
   FOEHN_HD void element(const Ctx& e, Mat<12, 12>& a, Vec<12>& b) const {
@@ -336,50 +320,5 @@ struct MomentumOperator {
     b = c.b;
   }
 };
-
-// What the assembly machinery computes per element: an operator's CompactElement when it has
-// one, otherwise the dense element matrix and vector. Both answer entry(i, j, r, c) (block
-// (i, j), entry (r, c)) and rhs(k) (k = i * R + r).
-template <int R, int C>
-struct DenseElement {
-  Mat<4 * R, 4 * C> a;
-  Vec<4 * R> b;
-  FOEHN_HD double entry(int i, int j, int r, int c) const { return a.a[i * R + r][j * C + c]; }
-  FOEHN_HD double rhs(int k) const { return b.v[k]; }
-};
-
-template <class Op>
-concept HasCompactElement = requires { typename Op::CompactElement; };
-
-template <class Op>
-struct ElementResultOf {
-  using type = DenseElement<Op::block_rows, Op::block_cols>;
-};
-template <HasCompactElement Op>
-struct ElementResultOf<Op> {
-  using type = typename Op::CompactElement;
-};
-template <class Op>
-using ElementResult = typename ElementResultOf<Op>::type;
-
-template <class Op, class Ctx>
-FOEHN_HD void compute_element(const Op& op, const Ctx& ctx, ElementResult<Op>& out) {
-  if constexpr (HasCompactElement<Op>)
-    op.element_compact(ctx, out);
-  else
-    op.element(ctx, out.a, out.b);
-}
-
-// Gathers coordinates and computes the geometry of tet `e`; false for a singular or inverted
-// element (the mesh layer rejects those before assembly, so this is a guard).
-template <class Rule>
-FOEHN_HD bool prepare_element(const double* coordinates, const std::int32_t* tets,
-                              std::int64_t e, ElementContextFor<Rule>& ctx) {
-  ctx.nodes = ele_nodes<4>(tets, e);
-  ctx.x = ele_val_vector<4, 3>(coordinates, ctx.nodes);
-  constexpr Rule rule{};
-  ctx.n = p1_shape_at_quad(rule);
-  return transform_to_physical(ctx.x, rule, ctx.geometry) == TransformStatus::ok;
-}
 
 }  // namespace foehn::fe

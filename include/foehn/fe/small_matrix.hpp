@@ -62,6 +62,15 @@ struct Mat {
     Mat r{};
     return r;
   }
+  FOEHN_HD static constexpr Mat filled(T value) {
+    Mat r{};
+    FOEHN_UNROLL
+    for (int i = 0; i < M; ++i) {
+      FOEHN_UNROLL
+      for (int j = 0; j < N; ++j) r.a[i][j] = value;
+    }
+    return r;
+  }
   FOEHN_HD static constexpr Mat identity() requires(M == N) {
     Mat r{};
     FOEHN_UNROLL

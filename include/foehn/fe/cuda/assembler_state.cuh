@@ -1,5 +1,9 @@
 #pragma once
-// Private state of CudaAssembler and the helpers its .cu files share.
+// CUDA-only header (compile the including file with nvcc): the state of CudaAssembler and the
+// helpers its strategies share. The strategies are templates in the headers of this folder, so
+// that the library instantiates them for the built-in operators (operator_list.hpp) and a
+// user's .cu file for operators of its own (define_operator.hpp); none of them knows which
+// operator it runs.
 
 #include <cuda_runtime.h>
 
@@ -7,6 +11,7 @@
 
 #include "foehn/fe/cuda_assembler.hpp"
 #include "foehn/fe/element_scatter.hpp"
+#include "foehn/fe/operator_interface.hpp"
 #include "foehn/runtime/cuda_check.hpp"
 
 namespace foehn::fe {
@@ -54,20 +59,9 @@ struct AtomicAdd {
 
 // NaN everywhere: what a kernel stores for an element it could not compute (a degenerate tet
 // that slipped past the host checks), so the failure shows in the result instead of hiding.
-template <int R, int C>
-__device__ void poison_element(DenseElement<R, C>& e) {
-  const double nan = __longlong_as_double(0x7ff8000000000000LL);
-  for (int i = 0; i < 4 * R; ++i) {
-    for (int j = 0; j < 4 * C; ++j) e.a.a[i][j] = nan;
-    e.b.v[i] = nan;
-  }
-}
-__device__ inline void poison_element(MomentumOperator::CompactElement& e) {
-  const double nan = __longlong_as_double(0x7ff8000000000000LL);
-  e.mu_volume = nan;
-  for (int i = 0; i < 4; ++i)
-    for (int j = 0; j < 4; ++j) e.scalar.a[i][j] = nan;
-  for (int k = 0; k < 12; ++k) e.b.v[k] = nan;
+template <class Element>
+__device__ void poison_element(Element& element) {
+  element.set_all(__longlong_as_double(0x7ff8000000000000LL));
 }
 
 // Tet e's element result with the operator's own quadrature rule; the element context (its
@@ -83,13 +77,8 @@ __device__ void element_result(const Op& op, const double* __restrict__ coordina
     poison_element(element);
 }
 
-// Checks an operator's device fields and the output shapes before any kernel runs.
-template <class Op>
-void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,
-                              const DeviceAssemblyTarget& target);
-
-// Strategy entry points (one .cu file each, instantiated there for every operator). The
-// target's sizes have been checked.
+// Strategy entry points (seed_strategy.cuh, fused_strategy.cuh, deterministic_strategy.cuh).
+// The target's sizes have been checked.
 template <class Op>
 void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target);
 template <class Op>
@@ -108,13 +97,5 @@ inline void zero_target(const CudaAssembler::Impl& impl, const DeviceAssemblyTar
     ::foehn::detail::fill_bytes_async(target.rhs, 0, target.rhs_count * sizeof(double),
                                       impl.native_stream());
 }
-
-// Applies MACRO(Op) to every operator of the FE core (explicit instantiations).
-#define FOEHN_FOR_EACH_OPERATOR(MACRO)                                                     \
-  MACRO(MassOperator)                                                                      \
-  MACRO(AdvectionOperator)                                                                 \
-  MACRO(DiffusionOperator)                                                                 \
-  MACRO(AdvectionDiffusionOperator) MACRO(StabilisationOperator) MACRO(DivergenceOperator) \
-      MACRO(MomentumOperator)
 
 }  // namespace foehn::fe

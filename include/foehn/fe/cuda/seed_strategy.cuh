@@ -1,0 +1,283 @@
+#pragma once
+// seed: the published GPU pipeline of Fluidity-Atmosphere (seed paper, sections 3-4), kernel
+// by kernel, written from its description. Every stage writes its results to global memory
+// and the next stage reads them back:
+//   1. gather (ele_val_*): element-local copies of the coordinates and of every nodal field;
+//   2. transform_to_physical: physical shape derivatives and detwei for every element and
+//      every point of the 11-point rule (E x 11 x 4 x 3 and E x 11 values);
+//   3. coefficients at the quadrature points (the diffusion tensor, the advecting velocity of
+//      the momentum operator): E x 11 x 9 (or x 3) values;
+//   4. element matrices (dshape_tensor_dshape etc.) written as E x 16 R C values, and the
+//      element RHS as E x 4 R;
+//   5. a separate scatter kernel: binary search of each entry's slot in its CSR row and
+//      atomicAdd; 6. the same for the RHS.
+// It computes the same numbers as the fused strategies (same element math) and is the
+// baseline every benchmark compares to.
+
+#include <memory>
+#include <vector>
+
+#include "foehn/fe/cuda/assembler_state.cuh"
+
+namespace foehn::fe {
+
+namespace strategy_detail {
+
+constexpr int kNgi = DefaultRule::ngi;
+
+static __global__ void seed_gather_coordinates(const double* __restrict__ coordinates,
+                                               const std::int32_t* __restrict__ tets,
+                                               std::int64_t tet_count,
+                                               double* __restrict__ x_local) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  for (int i = 0; i < 4; ++i) {
+    const std::int64_t node = tets[e * 4 + i];
+    for (int d = 0; d < 3; ++d) x_local[e * 12 + i * 3 + d] = coordinates[node * 3 + d];
+  }
+}
+
+static __global__ void seed_gather_field(const double* __restrict__ field, int components,
+                                         const std::int32_t* __restrict__ tets,
+                                         std::int64_t tet_count, double* __restrict__ local) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  for (int i = 0; i < 4; ++i) {
+    const std::int64_t node = tets[e * 4 + i];
+    for (int c = 0; c < components; ++c)
+      local[(e * 4 + i) * components + c] = field[node * components + c];
+  }
+}
+
+static __global__ void seed_transform_to_physical(const double* __restrict__ x_local,
+                                                  std::int64_t tet_count,
+                                                  double* __restrict__ dshape,
+                                                  double* __restrict__ detwei) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  Mat<4, 3> x;
+  for (int i = 0; i < 4; ++i)
+    for (int d = 0; d < 3; ++d) x.a[i][d] = x_local[e * 12 + i * 3 + d];
+  P1Geometry g;
+  if (transform_to_physical(x, DefaultRule{}, g) != TransformStatus::ok)       // unreachable: the
+    g.detwei = Vec<kNgi>::filled(__longlong_as_double(0x7ff8000000000000LL));  // host checked
+  for (int gi = 0; gi < kNgi; ++gi) {
+    detwei[e * kNgi + gi] = g.detwei.v[gi];
+    for (int i = 0; i < 4; ++i)
+      for (int d = 0; d < 3; ++d) dshape[((e * kNgi + gi) * 4 + i) * 3 + d] = g.dn.a[i][d];
+  }
+}
+
+// local: element-local nodal values (e * 4 + i) * Components + c -> values at the quadrature
+// points, stored component-major, at_quad[(gi * Components + c) * tet_count + e], so that both
+// this kernel's stores and the element kernel's loads are coalesced across a warp.
+template <int Components>
+__global__ void seed_coefficient_at_quadrature(const double* __restrict__ local,
+                                               std::int64_t tet_count,
+                                               double* __restrict__ at_quad) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  const Mat<kNgi, 4> n = p1_shape_at_quad(DefaultRule{});
+  double nodal[4][Components];
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int c = 0; c < Components; ++c) nodal[i][c] = local[(e * 4 + i) * Components + c];
+#pragma unroll
+  for (int gi = 0; gi < kNgi; ++gi)
+#pragma unroll
+    for (int c = 0; c < Components; ++c) {
+      double v = 0.0;
+#pragma unroll
+      for (int i = 0; i < 4; ++i) v += n.a[gi][i] * nodal[i][c];
+      at_quad[(gi * Components + c) * tet_count + e] = v;
+    }
+}
+
+// Pointers to the arrays the earlier stages wrote.
+struct SeedArrays {
+  const double* x_local;
+  const double* dshape;
+  const double* detwei;
+  const double* quad_coefficient;  // tensor (diffusion) or velocity (momentum) at quad points
+};
+
+template <class Op>
+__global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_count,
+                                      double* __restrict__ matrices, double* __restrict__ vectors) {
+  constexpr int R = Op::block_rows, C = Op::block_cols;
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  ElementContext ctx{};
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    ctx.nodes[i] = static_cast<std::int32_t>(e * 4 + i);  // fields are element-local now
+#pragma unroll
+    for (int d = 0; d < 3; ++d) {
+      ctx.x.a[i][d] = in.x_local[e * 12 + i * 3 + d];
+      ctx.geometry.dn.a[i][d] = in.dshape[(e * kNgi * 4 + i) * 3 + d];  // P1: same at every point
+    }
+  }
+#pragma unroll
+  for (int gi = 0; gi < kNgi; ++gi) ctx.geometry.detwei.v[gi] = in.detwei[e * kNgi + gi];
+  ctx.n = p1_shape_at_quad(DefaultRule{});
+
+  ElementResult<Op> element;
+  if constexpr (HasQuadratureCoefficient<Op>) {
+    if (in.quad_coefficient) {  // the coefficient at the quadrature points, from stage 3
+      constexpr int components = Op::quadrature_coefficient_components;
+      double at_quad[kNgi * components];
+#pragma unroll
+      for (int q = 0; q < kNgi * components; ++q)
+        at_quad[q] = in.quad_coefficient[q * tet_count + e];
+      op.element_with_quadrature_coefficient(ctx, at_quad, element);
+    } else {
+      compute_element(op, ctx, element);
+    }
+  } else {
+    compute_element(op, ctx, element);
+  }
+  double* out = matrices + e * (16 * R * C);
+#pragma unroll
+  for (int i = 0; i < 4; ++i)
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+#pragma unroll
+      for (int r = 0; r < R; ++r)
+#pragma unroll
+        for (int c = 0; c < C; ++c) out[((i * 4 + j) * R + r) * C + c] = element.entry(i, j, r, c);
+  if (vectors) {
+#pragma unroll
+    for (int k = 0; k < 4 * R; ++k) vectors[e * (4 * R) + k] = element.rhs(k);
+  }
+}
+
+template <int R, int C>
+__global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets,
+                                         std::int64_t tet_count,
+                                         const std::int32_t* __restrict__ row_offsets,
+                                         const std::int32_t* __restrict__ column_indices,
+                                         const double* __restrict__ matrices, double* values) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) {
+      const std::int32_t slot =
+          block_slot(row_offsets, column_indices, tets[e * 4 + i], tets[e * 4 + j]);
+      for (int rc = 0; rc < R * C; ++rc)
+        atomicAdd(values + static_cast<std::int64_t>(slot) * (R * C) + rc,
+                  matrices[e * (16 * R * C) + (i * 4 + j) * (R * C) + rc]);
+    }
+}
+
+template <int R>
+__global__ void seed_rhs_addto(const std::int32_t* __restrict__ tets, std::int64_t tet_count,
+                               const double* __restrict__ vectors, double* rhs) {
+  const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (e >= tet_count) return;
+  for (int i = 0; i < 4; ++i)
+    for (int r = 0; r < R; ++r)
+      atomicAdd(rhs + static_cast<std::int64_t>(tets[e * 4 + i]) * R + r,
+                vectors[e * (4 * R) + i * R + r]);
+}
+
+}  // namespace strategy_detail
+
+template <class Op>
+void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target) {
+  using namespace strategy_detail;
+  constexpr int R = Op::block_rows, C = Op::block_cols;
+  const Stream& stream = *impl.stream;
+  const cudaStream_t s = impl.native_stream();
+  const std::int64_t e_count = impl.tet_count;
+  const unsigned grid = impl.grid_for(e_count);
+  const int block = impl.options.block_size;
+  // Optional stage timing: events between the stages (the published breakdown).
+  SeedStageTimes* profile = impl.options.seed_profile;
+  std::unique_ptr<Event[]> marks = profile ? std::make_unique<Event[]>(7) : nullptr;
+  int mark = 0;
+  auto stage_done = [&] {
+    if (profile) marks[mark++].record(stream);
+  };
+  stage_done();
+
+  // 1. gathers
+  DeviceArray<double> x_local(e_count * 12, stream);
+  seed_gather_coordinates<<<grid, block, 0, s>>>(impl.coordinates.data(), impl.tets.data(), e_count,
+                                                 x_local.data());
+  FOEHN_CUDA_CHECK_LAUNCH("seed gather coordinates");
+  Op local_op = op;  // its fields will point at the element-local copies
+  std::vector<DeviceArray<double>> gathered;
+  gathered.reserve(4);
+  // The field the operator takes at the quadrature points, if any (stage 3).
+  const double* quad_field = nullptr;
+  if constexpr (HasQuadratureCoefficient<Op>) quad_field = op.quadrature_coefficient_field().data;
+  const double* quad_source = nullptr;
+  local_op.for_each_field([&](const FieldRef& field, int components, const char*, bool) {
+    if (!field.data) return;
+    gathered.emplace_back(e_count * 4 * components, stream);
+    seed_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(), e_count,
+                                             gathered.back().data());
+    FOEHN_CUDA_CHECK_LAUNCH("seed gather field");
+    if (field.data == quad_field) quad_source = gathered.back().data();
+    // for_each_field hands out the members of local_op, a copy this function owns.
+    const_cast<FieldRef&>(field) = FieldRef{gathered.back().data(), e_count * 4 * components};
+  });
+  stage_done();
+  // 2. transform_to_physical at every quadrature point
+  DeviceArray<double> dshape(e_count * kNgi * 12, stream), detwei(e_count * kNgi, stream);
+  seed_transform_to_physical<<<grid, block, 0, s>>>(x_local.data(), e_count, dshape.data(),
+                                                    detwei.data());
+  FOEHN_CUDA_CHECK_LAUNCH("seed transform_to_physical");
+  stage_done();
+  // 3. the operator's coefficient at the quadrature points (diffusion tensor, advecting velocity)
+  DeviceArray<double> at_quad;
+  if constexpr (HasQuadratureCoefficient<Op>) {
+    if (quad_source) {
+      constexpr int components = Op::quadrature_coefficient_components;
+      at_quad = DeviceArray<double>(e_count * kNgi * components, stream);
+      seed_coefficient_at_quadrature<components>
+          <<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
+      FOEHN_CUDA_CHECK_LAUNCH("seed coefficient at quadrature");
+    }
+  }
+  stage_done();
+  // 4. element matrices and vectors to global memory
+  DeviceArray<double> matrices(e_count * 16 * R * C, stream);
+  const bool with_rhs = target.rhs != nullptr;
+  DeviceArray<double> vectors(with_rhs ? e_count * 4 * R : 0, stream);
+  const SeedArrays arrays{x_local.data(), dshape.data(), detwei.data(),
+                          at_quad.size() > 0 ? at_quad.data() : nullptr};
+  seed_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
+                                                   with_rhs ? vectors.data() : nullptr);
+  FOEHN_CUDA_CHECK_LAUNCH("seed element matrices");
+  stage_done();
+  // 5. scatter by binary search + atomicAdd; 6. the RHS
+  zero_target(impl, target);
+  seed_assemble_csr_matrix<R, C>
+      <<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
+                              impl.column_indices.data(), matrices.data(), target.values);
+  FOEHN_CUDA_CHECK_LAUNCH("seed assemble_csr_matrix");
+  stage_done();
+  if (with_rhs) {
+    seed_rhs_addto<R><<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), target.rhs);
+    FOEHN_CUDA_CHECK_LAUNCH("seed rhs_addto");
+  }
+  stage_done();
+  if (profile) {
+    marks[mark - 1].synchronize();
+    profile->gather_ms += elapsed_ms(marks[0], marks[1]);
+    profile->transform_ms += elapsed_ms(marks[1], marks[2]);
+    profile->coefficient_ms += elapsed_ms(marks[2], marks[3]);
+    profile->element_ms += elapsed_ms(marks[3], marks[4]);
+    profile->scatter_ms += elapsed_ms(marks[4], marks[5]);
+    profile->rhs_ms += elapsed_ms(marks[5], marks[6]);
+    ++profile->calls;
+  }
+}
+
+}  // namespace foehn::fe
+
+#define FOEHN_INSTANTIATE_CUDA_SEED(Op)                                              \
+  template void foehn::fe::assemble_seed(foehn::fe::CudaAssembler::Impl&, const Op&, \
+                                         const foehn::fe::DeviceAssemblyTarget&);
