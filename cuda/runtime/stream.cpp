@@ -15,19 +15,29 @@ Stream::Stream() {
   handle_ = stream;
 }
 
+Stream Stream::borrow(CUstream_st* caller_stream) {
+  if (caller_stream == nullptr)
+    fail(ErrorCategory::invalid_input,
+         "Stream::borrow: the caller's stream is the legacy default stream (null); pass a stream "
+         "made with cudaStreamCreate");
+  return Stream(Borrowed{}, caller_stream);
+}
+
 Stream::~Stream() {
-  if (handle_ != nullptr)
+  if (handle_ != nullptr && owned_)
     detail::report_in_destructor(cudaStreamDestroy(handle_), "cudaStreamDestroy");
 }
 
-Stream::Stream(Stream&& other) noexcept : handle_(std::exchange(other.handle_, nullptr)) {}
+Stream::Stream(Stream&& other) noexcept
+    : handle_(std::exchange(other.handle_, nullptr)), owned_(other.owned_) {}
 
 Stream& Stream::operator=(Stream&& other) noexcept {
   if (this != &other) {
-    if (handle_ != nullptr) {
+    if (handle_ != nullptr && owned_) {
       detail::report_in_destructor(cudaStreamDestroy(handle_), "cudaStreamDestroy");
     }
     handle_ = std::exchange(other.handle_, nullptr);
+    owned_ = other.owned_;
   }
   return *this;
 }

@@ -37,24 +37,8 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
       block_cols_(block_cols),
       register_threshold_bytes_(options.register_threshold_bytes),
       device_matrix_(options.device_matrix) {
-  PetscBool initialized = PETSC_FALSE;
-  FOEHN_PETSC_CHECK(PetscInitialized(&initialized));
-  if (!initialized)
-    fail(ErrorCategory::unavailable,
-         "PetscMatrix: PETSc is not initialised (the application calls PetscInitialize)");
-  if (!local_pattern) fail(ErrorCategory::invalid_input, "PetscMatrix: no sparsity pattern given");
+  check_layout(numbering, local_pattern.get());
   const fe::CsrPattern& pattern = *local_pattern;
-  if (block_rows < 1 || block_cols < 1 || block_rows > 3 || block_cols > 3)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: block shape ", block_rows, " x ", block_cols,
-         " (1..3 each)");
-  if (pattern.rows != numbering.local_nodes || pattern.cols != numbering.local_nodes)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: pattern of ", pattern.rows, " x ",
-         pattern.cols, " nodes on a numbering of ", numbering.local_nodes, " local nodes");
-  detail::check_fits_petsc_int(numbering.global_nodes * std::max(block_rows, block_cols),
-                               "PetscMatrix");
-  detail::check_fits_petsc_int(static_cast<std::int64_t>(pattern.nnz()) * block_rows * block_cols,
-                               "PetscMatrix values");
-  value_count_ = pattern.nnz() * block_rows * block_cols;
 
   const int ranks = communicator_size(numbering.comm);
   path_ = options.path;
@@ -104,6 +88,88 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
       create_coo(numbering, pattern);
   } catch (...) {
     MatDestroy(&mat_);
+    throw;
+  }
+}
+
+void PetscMatrix::check_layout(const NodeNumbering& numbering,
+                               const fe::CsrPattern* pattern_pointer) {
+  PetscBool initialized = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscInitialized(&initialized));
+  if (!initialized)
+    fail(ErrorCategory::unavailable,
+         "PetscMatrix: PETSc is not initialised (the application calls PetscInitialize)");
+  if (!pattern_pointer)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: no sparsity pattern given");
+  const fe::CsrPattern& pattern = *pattern_pointer;
+  if (block_rows_ < 1 || block_cols_ < 1 || block_rows_ > 3 || block_cols_ > 3)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: block shape ", block_rows_, " x ", block_cols_,
+         " (1..3 each)");
+  if (pattern.rows != numbering.local_nodes || pattern.cols != numbering.local_nodes)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: pattern of ", pattern.rows, " x ",
+         pattern.cols, " nodes on a numbering of ", numbering.local_nodes, " local nodes");
+  detail::check_fits_petsc_int(numbering.global_nodes * std::max(block_rows_, block_cols_),
+                               "PetscMatrix");
+  detail::check_fits_petsc_int(static_cast<std::int64_t>(pattern.nnz()) * block_rows_ * block_cols_,
+                               "PetscMatrix values");
+  value_count_ = pattern.nnz() * block_rows_ * block_cols_;
+}
+
+PetscMatrix::PetscMatrix(Mat caller_mat, const NodeNumbering& numbering,
+                         std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
+                         int block_cols)
+    : block_rows_(block_rows), block_cols_(block_cols) {
+  check_layout(numbering, local_pattern.get());
+  if (caller_mat == nullptr)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is NULL");
+  PetscInt local_rows = 0, local_cols = 0, global_rows = 0, global_cols = 0;
+  FOEHN_PETSC_CHECK(MatGetLocalSize(caller_mat, &local_rows, &local_cols));
+  FOEHN_PETSC_CHECK(MatGetSize(caller_mat, &global_rows, &global_cols));
+  if (global_rows < 0 || global_cols < 0) {
+    // PETSC_DETERMINE and a layout not set up yet: the global size is the sum of the local ones.
+    PetscInt local[2] = {local_rows, local_cols}, global[2] = {0, 0};
+    MPI_Comm comm = MPI_COMM_NULL;
+    FOEHN_PETSC_CHECK(PetscObjectGetComm(reinterpret_cast<PetscObject>(caller_mat), &comm));
+    if (MPI_Allreduce(local, global, 2, MPIU_INT, MPI_SUM, comm) != MPI_SUCCESS)
+      fail(ErrorCategory::petsc, "PetscMatrix: MPI_Allreduce of the caller's Mat sizes failed");
+    if (global_rows < 0) global_rows = global[0];
+    if (global_cols < 0) global_cols = global[1];
+  }
+  const std::int64_t want_local_rows = numbering.owned_nodes * block_rows,
+                     want_local_cols = numbering.owned_nodes * block_cols,
+                     want_global_rows = numbering.global_nodes * block_rows,
+                     want_global_cols = numbering.global_nodes * block_cols;
+  if (local_rows != want_local_rows || local_cols != want_local_cols ||
+      global_rows != want_global_rows || global_cols != want_global_cols)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is ", local_rows, " x ",
+         local_cols, " on this rank and ", global_rows, " x ", global_cols,
+         " in all; the mesh and the operator's ", block_rows, " x ", block_cols, " blocks need ",
+         want_local_rows, " x ", want_local_cols, " and ", want_global_rows, " x ",
+         want_global_cols);
+  MatType type = nullptr;
+  FOEHN_PETSC_CHECK(MatGetType(caller_mat, &type));
+  if (type == nullptr)
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: the caller's Mat has no type yet (MatSetType or MatSetFromOptions first)");
+  const std::string type_name(type);
+  const bool cusparse = type_name.find("cusparse") != std::string::npos;
+  const bool baij = type_name.find("baij") != std::string::npos;
+  const bool aij = !baij && type_name.find("aij") != std::string::npos;
+  if (!aij && !baij)
+    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is of type '", type_name,
+         "'; Foehn hands values to AIJ, BAIJ or AIJCUSPARSE matrices");
+  if (cusparse && !device_solves_available())
+    fail(ErrorCategory::unavailable, "PetscMatrix: the caller's Mat is '", type_name,
+         "' but Foehn's device hand-off is unavailable: ", detail::why_no_device_solves());
+  FOEHN_PETSC_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(caller_mat)));
+  mat_ = caller_mat;
+  device_matrix_ = cusparse;
+  format_ = baij ? MatrixFormat::baij : MatrixFormat::aij;
+  path_ = HandoffPath::coo;
+  try {
+    set_coo_pattern(numbering, *local_pattern);
+  } catch (...) {
+    MatDestroy(&mat_);  // our reference only
     throw;
   }
 }
@@ -160,6 +226,10 @@ void PetscMatrix::create_coo(const NodeNumbering& numbering, const fe::CsrPatter
   } else {
     FOEHN_PETSC_CHECK(MatSetType(mat_, MATAIJ));
   }
+  set_coo_pattern(numbering, pattern);
+}
+
+void PetscMatrix::set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern) {
   detail::CooIndices coo = detail::coo_indices(numbering, pattern, block_rows_, block_cols_);
   FOEHN_PETSC_CHECK(MatSetPreallocationCOO(mat_, static_cast<PetscCount>(coo.rows.size()),
                                            coo.rows.data(), coo.columns.data()));

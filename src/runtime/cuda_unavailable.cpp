@@ -34,6 +34,9 @@ DeviceMemoryInfo device_memory_info() {
 Stream::Stream() {
   fail_built_without_cuda("creating a CUDA stream");
 }
+Stream Stream::borrow(CUstream_st*) {
+  fail_built_without_cuda("borrowing a CUDA stream");
+}
 Stream::~Stream() = default;
 Stream::Stream(Stream&& other) noexcept : handle_(other.handle_) {
   other.handle_ = nullptr;

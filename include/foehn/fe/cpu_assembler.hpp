@@ -18,6 +18,7 @@
 #include "foehn/fe/block_csr_matrix.hpp"
 #include "foehn/fe/operators.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
+#include "foehn/runtime/error.hpp"
 
 namespace foehn::fe {
 
@@ -34,7 +35,9 @@ class CpuAssembler {
   // The mesh should have been validated; indices out of range are rejected here too.
   explicit CpuAssembler(const TetMesh& mesh, CpuAssemblyOptions options = {});
 
-  std::int64_t node_count() const noexcept { return static_cast<std::int64_t>(coordinates_.size() / 3); }
+  std::int64_t node_count() const noexcept {
+    return static_cast<std::int64_t>(coordinates_.size() / 3);
+  }
   std::int64_t tet_count() const noexcept { return static_cast<std::int64_t>(tets_.size() / 4); }
   const std::shared_ptr<const CsrPattern>& pattern() const noexcept { return pattern_; }
   const std::vector<double>& coordinates() const noexcept { return coordinates_; }
@@ -51,7 +54,17 @@ class CpuAssembler {
   // with non-finite values, a matrix of another pattern or block shape, a wrong rhs size, or
   // a degenerate element.
   template <class Op>
-  void assemble(const Op& op, BlockCsrMatrix& matrix, std::span<double> rhs = {}) const;
+  void assemble(const Op& op, BlockCsrMatrix& matrix, std::span<double> rhs = {}) const {
+    if (matrix.pattern != pattern_ || matrix.block_rows != Op::block_rows ||
+        matrix.block_cols != Op::block_cols)
+      fail(ErrorCategory::invalid_input, Op::name,
+           " operator: the matrix was not created for it on this mesh (use create_matrix<Op>())");
+    assemble(op, std::span<double>(matrix.values), rhs);
+  }
+  // The same into any host memory of the right sizes (checked): pattern()->nnz() * R * C values
+  // in Foehn's block order, and node_count * R right-hand-side entries when rhs is not empty.
+  template <class Op>
+  void assemble(const Op& op, std::span<double> values, std::span<double> rhs) const;
 
  private:
   std::vector<double> coordinates_;  // node * 3 + d

@@ -13,18 +13,13 @@
 namespace foehn::fe {
 
 template <class Op>
-void CpuAssembler::assemble(const Op& op, BlockCsrMatrix& matrix, std::span<double> rhs) const {
+void CpuAssembler::assemble(const Op& op, std::span<double> values, std::span<double> rhs) const {
   constexpr int R = Op::block_rows, C = Op::block_cols;
   check_operator_fields(op, node_count(), FieldMemory::host);
-  if (matrix.pattern != pattern_ || matrix.block_rows != R || matrix.block_cols != C)
-    fail(ErrorCategory::invalid_input, Op::name,
-         " operator: the matrix was not created for it "
-         "on this mesh (use create_matrix<Op>())");
-  if (!rhs.empty() && static_cast<std::int64_t>(rhs.size()) != node_count() * R)
-    fail(ErrorCategory::invalid_input, Op::name, " operator: rhs has ", rhs.size(),
-         " entries, expected ", node_count() * R);
+  check_assembly_sizes<Op>(node_count(), static_cast<std::int64_t>(pattern_->nnz()), values.size(),
+                           !rhs.empty(), rhs.size());
 
-  matrix.set_zero();
+  std::fill(values.begin(), values.end(), 0.0);
   std::fill(rhs.begin(), rhs.end(), 0.0);
   const std::int32_t* row_offsets = pattern_->row_offsets.data();
   const std::int32_t* column_indices = pattern_->column_indices.data();
@@ -36,10 +31,10 @@ void CpuAssembler::assemble(const Op& op, BlockCsrMatrix& matrix, std::span<doub
            " is degenerate or inverted (validate the mesh first)");
     compute_element(op, ctx, element);
     if (slot_map_.empty())
-      scatter_element_matrix<R, C>(row_offsets, column_indices, matrix.values.data(), ctx.nodes,
-                                   element, PlainAdd{});
+      scatter_element_matrix<R, C>(row_offsets, column_indices, values.data(), ctx.nodes, element,
+                                   PlainAdd{});
     else
-      scatter_element_matrix_mapped<R, C>(slot_map_.data() + e * 16, matrix.values.data(), element,
+      scatter_element_matrix_mapped<R, C>(slot_map_.data() + e * 16, values.data(), element,
                                           PlainAdd{});
     if (!rhs.empty()) scatter_element_vector<R>(rhs.data(), ctx.nodes, element, PlainAdd{});
   }
@@ -49,6 +44,6 @@ void CpuAssembler::assemble(const Op& op, BlockCsrMatrix& matrix, std::span<doub
 
 // Explicit instantiation of the CPU assembly of Op (at namespace scope, Op fully qualified or
 // visible there).
-#define FOEHN_INSTANTIATE_CPU_ASSEMBLY(Op)                                               \
-  template void foehn::fe::CpuAssembler::assemble(const Op&, foehn::fe::BlockCsrMatrix&, \
-                                                  std::span<double>) const;
+#define FOEHN_INSTANTIATE_CPU_ASSEMBLY(Op)                                                         \
+  template void foehn::fe::CpuAssembler::assemble(const Op&, std::span<double>, std::span<double>) \
+      const;

@@ -35,4 +35,22 @@ void check_operator_fields(const Op& op, std::int64_t node_count, FieldMemory me
   });
 }
 
+// Checks the sizes of an assembly's outputs, the same for every backend: values for every block
+// nonzero of the pattern (nnz * R * C) and, when a right-hand side is wanted, one entry per node
+// and block row.
+template <class Op>
+void check_assembly_sizes(std::int64_t node_count, std::int64_t nnz, std::size_t value_count,
+                          bool with_rhs, std::size_t rhs_count) {
+  const std::size_t expected =
+      static_cast<std::size_t>(nnz) * Op::block_rows * static_cast<std::size_t>(Op::block_cols);
+  if (value_count != expected)
+    fail(ErrorCategory::invalid_input, Op::name, " operator: the matrix holds ", value_count,
+         " values; this mesh needs ", expected, " (", nnz, " block nonzeros of ", Op::block_rows,
+         " x ", Op::block_cols, "; use create_matrix<Op>() or a target made for it)");
+  if (with_rhs && static_cast<std::int64_t>(rhs_count) != node_count * Op::block_rows)
+    fail(ErrorCategory::invalid_input, Op::name, " operator: rhs has ", rhs_count,
+         " entries, expected ", node_count * Op::block_rows, " (", node_count, " nodes x ",
+         Op::block_rows, ")");
+}
+
 }  // namespace foehn::fe

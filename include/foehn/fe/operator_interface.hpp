@@ -65,6 +65,19 @@ FieldRef field_ref(const Container& values) {
   return FieldRef{values.data(), static_cast<std::int64_t>(values.size())};
 }
 
+// A copy of `op` whose every present nodal field is replaced by replace(field, components, name),
+// which returns the FieldRef to use instead: how a backend moves an operator's fields to
+// other memory (an upload to the GPU, a download to the host).
+template <class Op, class Replace>
+Op with_fields_replaced(const Op& op, Replace&& replace) {
+  Op copy = op;
+  copy.for_each_field([&](const FieldRef& field, int components, const char* name, bool) {
+    // for_each_field hands out copy's own members, and copy is not const.
+    if (field.data) const_cast<FieldRef&>(field) = replace(field, components, name);
+  });
+  return copy;
+}
+
 namespace detail {
 // Value of an optional P1 scalar field at quadrature point gi (1 when absent).
 template <int Ngi>

@@ -21,6 +21,12 @@ struct MassOperator {
   FieldRef coefficient{};  // c, scalar P1 (optional)
   FieldRef source{};       // f, scalar P1 (optional)
 
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(scale, "scale");
+  }
+
   // Calls visit(field, components per node, name, required) for every nodal field.
   template <class Visitor>
   void for_each_field(Visitor&& visit) const {
@@ -43,6 +49,12 @@ struct AdvectionOperator {
   double scale = 1.0;
   FieldRef velocity{};  // u, vector P1 (required)
   FieldRef source{};
+
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(scale, "scale");
+  }
 
   // Calls visit(field, components per node, name, required) for every nodal field.
   template <class Visitor>
@@ -67,6 +79,12 @@ struct DiffusionOperator {
   double scale = 1.0;
   FieldRef tensor{};  // K, tensor P1 (optional)
   FieldRef source{};
+
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(scale, "scale");
+  }
 
   // Calls visit(field, components per node, name, required) for every nodal field.
   template <class Visitor>
@@ -120,6 +138,14 @@ struct AdvectionDiffusionOperator {
   FieldRef tensor{};    // optional (K = I)
   FieldRef source{};
 
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(inverse_dt, "inverse_dt");
+    visit(theta, "theta");
+    visit(conservative_form, "conservative_form");
+  }
+
   // Calls visit(field, components per node, name, required) for every nodal field.
   template <class Visitor>
   void for_each_field(Visitor&& visit) const {
@@ -155,6 +181,12 @@ struct StabilisationOperator {
   using Rule = TetCentroid1;  // constant integrand
   double scale = 1.0;
 
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(scale, "scale");
+  }
+
   template <class Visitor>
   void for_each_field(Visitor&&) const {}  // no nodal fields
 
@@ -188,6 +220,12 @@ struct DivergenceOperator {
   using Rule = TetCentroid1;  // N_i ∂N_j/∂x: degree 1
   double scale = 1.0;
 
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(scale, "scale");
+  }
+
   template <class Visitor>
   void for_each_field(Visitor&&) const {}  // no nodal fields
 
@@ -210,6 +248,13 @@ struct MomentumOperator {
   double viscosity = 1.0;
   FieldRef advecting_velocity{};  // w, vector P1 (optional)
   FieldRef body_force{};          // f, vector P1 (optional)
+
+  // Calls visit(member, name) for every scalar parameter (what the C ABI sets by name).
+  template <class Visitor>
+  void for_each_parameter(Visitor&& visit) {
+    visit(density_over_dt, "density_over_dt");
+    visit(viscosity, "viscosity");
+  }
 
   // Calls visit(field, components per node, name, required) for every nodal field.
   template <class Visitor>

@@ -23,7 +23,9 @@
 //   DistributedMesh mesh = distribute_mesh(comm, rank == 0 ? &whole : nullptr);
 //   CpuAssembler assembler(mesh.local);                    // this rank's elements
 //
-// See docs/distribution.md.
+// See docs/distribution.md. A mesh the caller has partitioned already, or a DMPlex, becomes a
+// DistributedMesh without any rank holding it whole: partitioned_mesh.hpp, dmplex_mesh.hpp
+// (docs/bring_your_own_mesh.md).
 #include <mpi.h>
 
 #include <algorithm>

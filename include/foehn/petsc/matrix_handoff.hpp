@@ -81,6 +81,15 @@ class PetscMatrix {
   // operator's block shape. Collective on numbering.comm.
   PetscMatrix(const NodeNumbering& numbering, std::shared_ptr<const fe::CsrPattern> local_pattern,
               int block_rows, int block_cols, const MatrixHandoffOptions& options = {});
+  // Adopts a Mat the caller created (MatCreate, MatSetSizes, MatSetType or MatSetFromOptions,
+  // any options prefix): its sizes must be the numbering's (owned nodes x block rows locally,
+  // global nodes x block rows globally; invalid_input naming both otherwise) and its type AIJ or
+  // BAIJ, on the host or (a CUDA PETSc) AIJCUSPARSE. Values then go through the coo path:
+  // Foehn gives the Mat its pattern with MatSetPreallocationCOO, which replaces any
+  // preallocation the caller made (a caller's pattern is not needed and not kept). The Mat is
+  // referenced, not copied: the caller keeps its own reference and may use the Mat in a KSP.
+  PetscMatrix(Mat caller_mat, const NodeNumbering& numbering,
+              std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows, int block_cols);
   ~PetscMatrix();
   PetscMatrix(PetscMatrix&&) noexcept;
   PetscMatrix& operator=(PetscMatrix&&) noexcept;
@@ -145,6 +154,9 @@ class PetscMatrix {
  private:
   void create_seq_array(const fe::CsrPattern& pattern);
   void create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
+  void set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
+  // Checks shared by both constructors; sets value_count_.
+  void check_layout(const NodeNumbering& numbering, const fe::CsrPattern* pattern);
   double* checkout_array();
   void return_array();
   void create_device_seq(const fe::CsrPattern& pattern);

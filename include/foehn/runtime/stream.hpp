@@ -17,6 +17,10 @@ class Event;
 class Stream {
  public:
   Stream();  // throws foehn::Error (unavailable without CUDA or device, cuda otherwise)
+  // A stream the caller created and owns (a cudaStream_t), used but never destroyed by Foehn;
+  // it must outlive this object and everything that uses it. The legacy default stream (null)
+  // is refused (invalid_input): Foehn's work must not serialise with every other stream.
+  static Stream borrow(CUstream_st* caller_stream);
   ~Stream();
   Stream(Stream&& other) noexcept;
   Stream& operator=(Stream&& other) noexcept;
@@ -32,9 +36,13 @@ class Stream {
   void wait(const Event& event) const;
 
   CUstream_st* native_handle() const noexcept { return handle_; }
+  bool owned() const noexcept { return owned_; }
 
  private:
+  struct Borrowed {};
+  Stream(Borrowed, CUstream_st* handle) noexcept : handle_(handle), owned_(false) {}
   CUstream_st* handle_ = nullptr;  // null only after a move
+  bool owned_ = true;              // false for a borrowed stream
 };
 
 // An owned CUDA event with timing enabled.

@@ -12,16 +12,14 @@ template <class Op>
 void check_assembly_arguments(const CudaAssembler::Impl& impl, const Op& op,
                               const DeviceAssemblyTarget& target) {
   check_operator_fields(op, impl.node_count, FieldMemory::device);
-  const std::size_t expected = static_cast<std::size_t>(impl.nnz) * Op::block_rows * Op::block_cols;
-  if (target.block_rows != Op::block_rows || target.block_cols != Op::block_cols ||
-      target.value_count != expected || (expected > 0 && target.values == nullptr))
-    fail(ErrorCategory::invalid_input, Op::name, " operator: the target holds ", target.value_count,
-         " values of ", target.block_rows, " x ", target.block_cols, " blocks; this mesh needs ",
-         expected, " of ", Op::block_rows, " x ", Op::block_cols,
-         " (use create_matrix<Op>() or a hand-off target made for it)");
-  if (target.rhs && static_cast<std::int64_t>(target.rhs_count) != impl.node_count * Op::block_rows)
-    fail(ErrorCategory::invalid_input, Op::name, " operator: rhs has ", target.rhs_count,
-         " entries, expected ", impl.node_count * Op::block_rows);
+  if (target.block_rows != Op::block_rows || target.block_cols != Op::block_cols)
+    fail(ErrorCategory::invalid_input, Op::name, " operator: the target holds ", target.block_rows,
+         " x ", target.block_cols, " blocks, the operator has ", Op::block_rows, " x ",
+         Op::block_cols);
+  check_assembly_sizes<Op>(impl.node_count, impl.nnz, target.value_count, target.rhs != nullptr,
+                           target.rhs_count);
+  if (target.value_count > 0 && target.values == nullptr)
+    fail(ErrorCategory::invalid_input, Op::name, " operator: the target has no value array");
 }
 
 template <class Op>

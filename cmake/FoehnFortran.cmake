@@ -1,0 +1,20 @@
+# The Fortran module (fortran/foehn.F90) and the Fortran example need a Fortran compiler
+# (Debian's gfortran); without one they are left out (FOEHN_FORTRAN=AUTO) or the configuration
+# fails (ON).
+include(CheckLanguage)
+string(TOUPPER "${FOEHN_FORTRAN}" _foehn_fortran)
+if(_foehn_fortran STREQUAL "AUTO")
+  check_language(Fortran)
+  if(CMAKE_Fortran_COMPILER)
+    set(_foehn_fortran ON)
+  else()
+    set(_foehn_fortran OFF)
+    message(STATUS "Foehn: no Fortran compiler, the Fortran module is not built (apt install gfortran)")
+  endif()
+endif()
+if(_foehn_fortran)
+  enable_language(Fortran)
+  set(FOEHN_HAVE_FORTRAN 1)
+else()
+  set(FOEHN_HAVE_FORTRAN 0)
+endif()

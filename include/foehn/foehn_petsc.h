@@ -1,0 +1,69 @@
+/* Foehn's C ABI, PETSc part: meshes from the caller's own partition (no rank holds the whole
+ * mesh) and assembled operators handed to a PETSc Mat and Vec the caller passes (or one Foehn
+ * makes). The caller initialises MPI and PETSc; Foehn never calls PetscInitialize. From
+ * Fortran, pass a PETSc object's address as its %v component (foehn.F90 does this).
+ * See docs/library_api.md. */
+#ifndef FOEHN_FOEHN_PETSC_H
+#define FOEHN_FOEHN_PETSC_H
+
+#include <mpi.h>
+#include <petscmat.h>
+
+#include "foehn/foehn.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct foehn_matrix_s* foehn_matrix;
+
+/* This rank's part of a partitioned mesh: local_node_count nodes (coordinates[3 * node + d]),
+ * the first owned_node_count of them owned here (owned first, then halo), node_ids the caller's
+ * global id of every local node (any values, each owned by exactly one rank), and this rank's
+ * tets on local node numbers (4 per tet, index_bytes 4 or 8, from index_base 0 or 1). Collective:
+ * a defect found on any rank is reported on every rank. Fields given to operators later are in
+ * this caller's local node order. */
+foehn_status foehn_mesh_create_partitioned(MPI_Comm comm, int64_t local_node_count,
+                                           int64_t owned_node_count, const double* coordinates,
+                                           const int64_t* node_ids, int64_t tet_count,
+                                           const void* connectivity, int index_bytes,
+                                           int index_base, foehn_orientation orientation,
+                                           foehn_mesh* mesh);
+/* The same with a Fortran communicator (MPI_Comm_c2f). */
+foehn_status foehn_mesh_create_partitioned_f(MPI_Fint comm, int64_t local_node_count,
+                                             int64_t owned_node_count, const double* coordinates,
+                                             const int64_t* node_ids, int64_t tet_count,
+                                             const void* connectivity, int index_bytes,
+                                             int index_base, foehn_orientation orientation,
+                                             foehn_mesh* mesh);
+/* The PETSc global node number (0-based; row = node * block_rows + component) of each of the
+ * caller's local nodes, in the caller's local order (local_nodes values). */
+foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_caller_local);
+
+/* A matrix for `op` (its block shape) on the assembler's mesh, handed to `mat`: a Mat the
+ * caller made (MatCreate, sizes: owned nodes * block rows locally, MatSetType or
+ * MatSetFromOptions; AIJ, BAIJ or AIJCUSPARSE), which Foehn references and gives its pattern
+ * (MatSetPreallocationCOO); or NULL, and Foehn makes one (foehn_matrix_get_mat). The mesh and
+ * the assembler must outlive the matrix. */
+foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
+                                 Mat mat, foehn_matrix* matrix);
+/* The same taking the Mat as a Fortran object's address (its %v). */
+foehn_status foehn_matrix_create_f(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
+                                   const Mat* mat, foehn_matrix* matrix);
+/* The Mat (borrowed: the caller may reference it to keep it beyond the matrix). */
+foehn_status foehn_matrix_get_mat(foehn_matrix matrix, Mat* mat);
+/* Assembles `op` (fields in the caller's local order, in `fields` memory) and hands the values to
+ * the Mat (MatAssemblyEnd done) and, when rhs is not NULL, the right-hand side to the global Vec
+ * rhs (owned nodes * block rows locally; contributions of other ranks' elements summed).
+ * Collective. */
+foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
+                                 Vec rhs);
+foehn_status foehn_assemble_into_f(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
+                                   const Vec* rhs);
+foehn_status foehn_matrix_destroy(foehn_matrix* matrix);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FOEHN_FOEHN_PETSC_H */

@@ -1,0 +1,309 @@
+// The C ABI (foehn.h): errors, serial meshes, operators by name, assemblers and raw values.
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "c_api_support.hpp"
+#include "foehn/config.hpp"
+#include "foehn/mesh/from_arrays.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace foehn::c_api {
+
+namespace {
+thread_local std::string last_error;
+}  // namespace
+
+void set_last_error(std::string message) noexcept {
+  try {
+    last_error = std::move(message);
+  } catch (...) {
+    last_error.clear();  // no memory even for the message: an empty one is still safe
+  }
+}
+void clear_last_error() noexcept {
+  last_error.clear();
+}
+
+foehn_status status_of(ErrorCategory category) noexcept {
+  switch (category) {
+    case ErrorCategory::invalid_input:
+      return FOEHN_ERROR_INVALID_INPUT;
+    case ErrorCategory::cuda:
+      return FOEHN_ERROR_CUDA;
+    case ErrorCategory::petsc:
+      return FOEHN_ERROR_PETSC;
+    case ErrorCategory::io:
+      return FOEHN_ERROR_IO;
+    case ErrorCategory::out_of_memory:
+      return FOEHN_ERROR_OUT_OF_MEMORY;
+    case ErrorCategory::unavailable:
+      return FOEHN_ERROR_UNAVAILABLE;
+    case ErrorCategory::numerical:
+      return FOEHN_ERROR_NUMERICAL;
+    case ErrorCategory::internal:
+      return FOEHN_ERROR_INTERNAL;
+  }
+  return FOEHN_ERROR_INTERNAL;
+}
+
+void require(const void* pointer, const char* argument) {
+  if (pointer == nullptr) fail(ErrorCategory::invalid_input, argument, " is NULL");
+}
+
+FieldOrder::FieldOrder(std::vector<std::int32_t> caller_local_of_local) {
+  for (std::size_t l = 0; l < caller_local_of_local.size(); ++l)
+    if (caller_local_of_local[l] != static_cast<std::int32_t>(l)) {
+      caller_local_of_local_ = std::move(caller_local_of_local);
+      return;
+    }
+}
+
+AnyBuiltinOperator FieldOrder::to_local(const AnyBuiltinOperator& op, fe::Memory fields) {
+  if (identity()) return op;
+  const std::size_t nodes = caller_local_of_local_.size();
+  std::size_t slot = 0;
+  return std::visit(
+      [&](const auto& o) -> AnyBuiltinOperator {
+        return fe::with_fields_replaced(o, [&](const fe::FieldRef& field, int components,
+                                               const char* name) {
+          if (fields == fe::Memory::device)
+            fail(ErrorCategory::invalid_input, o.name, " operator: field ", name,
+                 " is in device memory, but this partitioned mesh orders its nodes differently "
+                 "from the caller; pass host fields (Foehn permutes them)");
+          if (field.size != static_cast<std::int64_t>(nodes) * components)
+            fail(ErrorCategory::invalid_input, o.name, " operator: field ", name, " has ",
+                 field.size, " values, expected ", nodes * components, " (", nodes,
+                 " local nodes x ", components, ")");
+          if (scratch_.size() <= slot) scratch_.resize(slot + 1);
+          std::vector<double>& local = scratch_[slot++];
+          local.resize(static_cast<std::size_t>(field.size));
+          for (std::size_t l = 0; l < nodes; ++l)
+            for (int c = 0; c < components; ++c)
+              local[l * components + c] =
+                  field.data[static_cast<std::size_t>(caller_local_of_local_[l]) * components + c];
+          return fe::field_ref(local);
+        });
+      },
+      op);
+}
+
+void FieldOrder::to_caller(std::span<const double> local, std::span<double> caller,
+                           int components) const {
+  if (identity()) {
+    std::copy(local.begin(), local.end(), caller.begin());
+    return;
+  }
+  for (std::size_t l = 0; l < caller_local_of_local_.size(); ++l)
+    for (int c = 0; c < components; ++c)
+      caller[static_cast<std::size_t>(caller_local_of_local_[l]) * components + c] =
+          local[l * components + c];
+}
+
+namespace {
+
+IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name) {
+  if (count < 0) fail(ErrorCategory::invalid_input, name, ": negative length ", count);
+  if (index_bytes == 4)
+    return std::span<const std::int32_t>(static_cast<const std::int32_t*>(data),
+                                         static_cast<std::size_t>(count));
+  if (index_bytes == 8)
+    return std::span<const std::int64_t>(static_cast<const std::int64_t*>(data),
+                                         static_cast<std::size_t>(count));
+  fail(ErrorCategory::invalid_input, name, ": index_bytes is ", index_bytes,
+       " (4 for int32 / Fortran integer, 8 for int64 / integer(8))");
+}
+
+// The names a visitor reports, for "unknown name" messages.
+template <class Op>
+std::string field_names(const Op& op) {
+  std::string names;
+  op.for_each_field([&](const fe::FieldRef&, int, const char* name, bool) {
+    names += (names.empty() ? "" : ", ") + std::string(name);
+  });
+  return names.empty() ? "none" : names;
+}
+
+}  // namespace
+
+}  // namespace foehn::c_api
+
+using namespace foehn;
+using c_api::guarded;
+using c_api::require;
+
+extern "C" {
+
+const char* foehn_last_error(void) {
+  return c_api::last_error.c_str();
+}
+
+size_t foehn_copy_last_error(char* buffer, size_t size) {
+  const std::string& message = c_api::last_error;
+  if (buffer != nullptr && size > 0) {
+    const std::size_t n = std::min(size - 1, message.size());
+    std::memcpy(buffer, message.data(), n);
+    buffer[n] = '\0';
+  }
+  return message.size();
+}
+
+const char* foehn_version(void) {
+  return FOEHN_VERSION_STRING;
+}
+
+int foehn_has_cuda(void) {
+  return FOEHN_HAVE_CUDA;
+}
+
+foehn_status foehn_mesh_create(int64_t node_count, const double* coordinates, int64_t tet_count,
+                               const void* connectivity, int index_bytes, int index_base,
+                               foehn_orientation orientation, foehn_mesh* mesh) {
+  return guarded("foehn_mesh_create", [&] {
+    require(mesh, "mesh (the output handle)");
+    *mesh = nullptr;
+    if (tet_count < 0 || tet_count > INT64_MAX / 4)
+      fail(ErrorCategory::invalid_input, "tet_count ", tet_count, " is out of range");
+    if (orientation != FOEHN_ORIENTATION_CHECK && orientation != FOEHN_ORIENTATION_FIX)
+      fail(ErrorCategory::invalid_input, "orientation is ", static_cast<int>(orientation),
+           " (FOEHN_ORIENTATION_CHECK = 0 or FOEHN_ORIENTATION_FIX = 1)");
+    MeshArrays arrays;
+    arrays.coordinates = coordinates;
+    arrays.node_count = node_count;
+    arrays.tets = c_api::index_array(connectivity, tet_count * 4, index_bytes, "connectivity");
+    arrays.index_base = index_base;
+    arrays.orientation =
+        orientation == FOEHN_ORIENTATION_FIX ? OrientationPolicy::fix : OrientationPolicy::check;
+    arrays.allow_unused_nodes = true;  // caller meshes may carry nodes no tet uses
+    auto created = std::make_unique<foehn_mesh_s>();
+    MeshImportReport report;
+    created->serial = mesh_from_arrays(arrays, &report);
+    created->flipped_tets = report.flipped_tets;
+    *mesh = created.release();
+  });
+}
+
+foehn_status foehn_mesh_sizes(foehn_mesh mesh, int64_t* local_nodes, int64_t* owned_nodes,
+                              int64_t* local_tets) {
+  return guarded("foehn_mesh_sizes", [&] {
+    require(mesh, "mesh");
+    const TetMesh& local = mesh->local();
+    if (local_nodes) *local_nodes = static_cast<int64_t>(local.node_count());
+    if (owned_nodes)
+      *owned_nodes = mesh->distributed ? mesh->distributed->owned_nodes
+                                       : static_cast<int64_t>(local.node_count());
+    if (local_tets) *local_tets = static_cast<int64_t>(local.tet_count());
+  });
+}
+
+foehn_status foehn_mesh_flipped_tets(foehn_mesh mesh, int64_t* flipped) {
+  return guarded("foehn_mesh_flipped_tets", [&] {
+    require(mesh, "mesh");
+    require(flipped, "flipped");
+    *flipped = static_cast<int64_t>(mesh->flipped_tets);
+  });
+}
+
+foehn_status foehn_mesh_destroy(foehn_mesh* mesh) {
+  return guarded("foehn_mesh_destroy", [&] {
+    if (mesh == nullptr) return;
+    delete *mesh;
+    *mesh = nullptr;
+  });
+}
+
+foehn_status foehn_operator_create(const char* name, foehn_operator* op) {
+  return guarded("foehn_operator_create", [&] {
+    require(op, "op (the output handle)");
+    *op = nullptr;
+    require(name, "name");
+    const std::string wanted(name);
+    std::string known;
+    bool found = false;
+    c_api::AnyBuiltinOperator chosen;
+    auto consider = [&]<class Op>(Op candidate) {
+      known += (known.empty() ? "" : ", ") + std::string(Op::name);
+      if (wanted != Op::name) return;
+      chosen = candidate;
+      found = true;
+    };
+    [&]<class... Ops>(fe::OperatorList<Ops...>) { (consider(Ops{}), ...); }(fe::BuiltinOperators{});
+    if (!found) fail(ErrorCategory::invalid_input, "unknown operator '", wanted, "' (", known, ")");
+    *op = new foehn_operator_s{chosen};
+  });
+}
+
+foehn_status foehn_operator_set_parameter(foehn_operator op, const char* name, double value) {
+  return guarded("foehn_operator_set_parameter", [&] {
+    require(op, "op");
+    require(name, "name");
+    if (!std::isfinite(value))
+      fail(ErrorCategory::invalid_input, "parameter ", name, " = ", value, " is not finite");
+    std::visit(
+        [&](auto& o) {
+          bool found = false;
+          std::string known;
+          o.for_each_parameter([&](auto& member, const char* parameter) {
+            known += (known.empty() ? "" : ", ") + std::string(parameter);
+            if (std::strcmp(parameter, name) != 0) return;
+            found = true;
+            if constexpr (std::is_same_v<std::decay_t<decltype(member)>, bool>)
+              member = value != 0.0;
+            else
+              member = value;
+          });
+          if (!found)
+            fail(ErrorCategory::invalid_input, o.name, " operator has no parameter '", name, "' (",
+                 known, ")");
+        },
+        op->op);
+  });
+}
+
+foehn_status foehn_operator_set_field(foehn_operator op, const char* name, const double* values,
+                                      int64_t count) {
+  return guarded("foehn_operator_set_field", [&] {
+    require(op, "op");
+    require(name, "name");
+    if (count < 0) fail(ErrorCategory::invalid_input, "field ", name, ": negative count ", count);
+    std::visit(
+        [&](auto& o) {
+          bool found = false;
+          o.for_each_field([&](const fe::FieldRef& field, int, const char* field_name, bool) {
+            if (std::strcmp(field_name, name) != 0) return;
+            found = true;
+            // for_each_field hands out o's own members, and o is not const.
+            const_cast<fe::FieldRef&>(field) =
+                values ? fe::FieldRef{values, count} : fe::FieldRef{};
+          });
+          if (!found)
+            fail(ErrorCategory::invalid_input, o.name, " operator has no field '", name, "' (",
+                 c_api::field_names(o), ")");
+        },
+        op->op);
+  });
+}
+
+foehn_status foehn_operator_block_shape(foehn_operator op, int* block_rows, int* block_cols) {
+  return guarded("foehn_operator_block_shape", [&] {
+    require(op, "op");
+    std::visit(
+        [&](const auto& o) {
+          using Op = std::decay_t<decltype(o)>;
+          if (block_rows) *block_rows = Op::block_rows;
+          if (block_cols) *block_cols = Op::block_cols;
+        },
+        op->op);
+  });
+}
+
+foehn_status foehn_operator_destroy(foehn_operator* op) {
+  return guarded("foehn_operator_destroy", [&] {
+    if (op == nullptr) return;
+    delete *op;
+    *op = nullptr;
+  });
+}
+
+}  // extern "C"

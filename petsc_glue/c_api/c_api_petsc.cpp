@@ -1,0 +1,249 @@
+// The C ABI, PETSc part (foehn_petsc.h): partitioned meshes and the hand-off into a Mat and a
+// Vec.
+#include <petscvec.h>
+
+#include <memory>
+#include <vector>
+
+#include "c_api_support.hpp"
+#include "foehn/foehn_petsc.h"
+#include "foehn/petsc/matrix_handoff.hpp"
+#include "foehn/petsc/node_numbering.hpp"
+#include "foehn/petsc/partitioned_mesh.hpp"
+#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/error.hpp"
+
+using namespace foehn;
+using c_api::guarded;
+using c_api::require;
+
+struct foehn_matrix_s {
+  foehn_mesh mesh = nullptr;            // not owned
+  foehn_assembler assembler = nullptr;  // not owned
+  petsc::NodeNumbering numbering;
+  int block_rows = 1, block_cols = 1;
+  std::unique_ptr<petsc::PetscMatrix> matrix;
+  std::vector<double> host_values, host_rhs;
+  DeviceArray<double> device_values, device_rhs;
+  std::vector<PetscInt> rhs_rows;  // PETSc row of every local right-hand-side entry
+};
+
+namespace {
+
+petsc::NodeNumbering numbering_of(const foehn_mesh_s& mesh) {
+  if (mesh.distributed) return petsc::distributed_numbering(*mesh.distributed);
+  return petsc::serial_numbering(PETSC_COMM_SELF,
+                                 static_cast<std::int32_t>(mesh.serial.node_count()));
+}
+
+// Local right-hand side (local nodes x components, Foehn order) summed into the global Vec.
+void add_into_vec(Vec rhs, const foehn_matrix_s& m, std::span<const double> local) {
+  PetscInt local_size = 0;
+  FOEHN_PETSC_CHECK(VecGetLocalSize(rhs, &local_size));
+  if (local_size != m.numbering.owned_nodes * m.block_rows)
+    fail(ErrorCategory::invalid_input, "the rhs Vec has ", local_size,
+         " entries on this rank; the mesh's owned nodes need ",
+         m.numbering.owned_nodes * m.block_rows);
+  FOEHN_PETSC_CHECK(VecZeroEntries(rhs));
+  FOEHN_PETSC_CHECK(VecSetValues(rhs, static_cast<PetscInt>(m.rhs_rows.size()), m.rhs_rows.data(),
+                                 local.data(), ADD_VALUES));
+  FOEHN_PETSC_CHECK(VecAssemblyBegin(rhs));
+  FOEHN_PETSC_CHECK(VecAssemblyEnd(rhs));
+}
+
+foehn_status create_partitioned(const char* call, MPI_Comm comm, int64_t local_node_count,
+                                int64_t owned_node_count, const double* coordinates,
+                                const int64_t* node_ids, int64_t tet_count,
+                                const void* connectivity, int index_bytes, int index_base,
+                                foehn_orientation orientation, foehn_mesh* mesh) {
+  return guarded(call, [&] {
+    require(mesh, "mesh (the output handle)");
+    *mesh = nullptr;
+    if (local_node_count < 0 || tet_count < 0 || tet_count > INT64_MAX / 4)
+      fail(ErrorCategory::invalid_input, "local_node_count ", local_node_count, " or tet_count ",
+           tet_count, " is out of range");
+    if (node_ids == nullptr && local_node_count > 0)
+      fail(ErrorCategory::invalid_input, "node_ids is NULL");
+    if (index_bytes != 4 && index_bytes != 8)
+      fail(ErrorCategory::invalid_input, "index_bytes is ", index_bytes, " (4 or 8)");
+    petsc::PartitionedMeshArrays arrays;
+    arrays.local.coordinates = coordinates;
+    arrays.local.node_count = local_node_count;
+    const std::size_t corners = static_cast<std::size_t>(tet_count) * 4;
+    if (index_bytes == 4)
+      arrays.local.tets =
+          std::span<const std::int32_t>(static_cast<const std::int32_t*>(connectivity), corners);
+    else
+      arrays.local.tets =
+          std::span<const std::int64_t>(static_cast<const std::int64_t*>(connectivity), corners);
+    arrays.local.index_base = index_base;
+    arrays.local.orientation =
+        orientation == FOEHN_ORIENTATION_FIX ? OrientationPolicy::fix : OrientationPolicy::check;
+    arrays.node_ids = {node_ids, static_cast<std::size_t>(local_node_count)};
+    arrays.owned_node_count = owned_node_count;
+    petsc::MeshFromPartition made = petsc::distributed_mesh_from_partition(comm, arrays);
+    auto created = std::make_unique<foehn_mesh_s>();
+    created->distributed = std::move(made.mesh);
+    created->caller_local_of_local = std::move(made.caller_local_of_local);
+    created->flipped_tets = static_cast<std::size_t>(made.flipped_tets);
+    *mesh = created.release();
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+foehn_status foehn_mesh_create_partitioned(MPI_Comm comm, int64_t local_node_count,
+                                           int64_t owned_node_count, const double* coordinates,
+                                           const int64_t* node_ids, int64_t tet_count,
+                                           const void* connectivity, int index_bytes,
+                                           int index_base, foehn_orientation orientation,
+                                           foehn_mesh* mesh) {
+  return create_partitioned("foehn_mesh_create_partitioned", comm, local_node_count,
+                            owned_node_count, coordinates, node_ids, tet_count, connectivity,
+                            index_bytes, index_base, orientation, mesh);
+}
+
+foehn_status foehn_mesh_create_partitioned_f(MPI_Fint comm, int64_t local_node_count,
+                                             int64_t owned_node_count, const double* coordinates,
+                                             const int64_t* node_ids, int64_t tet_count,
+                                             const void* connectivity, int index_bytes,
+                                             int index_base, foehn_orientation orientation,
+                                             foehn_mesh* mesh) {
+  return create_partitioned("foehn_mesh_create_partitioned_f", MPI_Comm_f2c(comm), local_node_count,
+                            owned_node_count, coordinates, node_ids, tet_count, connectivity,
+                            index_bytes, index_base, orientation, mesh);
+}
+
+foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_caller_local) {
+  return guarded("foehn_mesh_petsc_numbers", [&] {
+    require(mesh, "mesh");
+    require(petsc_node_of_caller_local, "petsc_node_of_caller_local");
+    const std::size_t nodes = mesh->local().node_count();
+    for (std::size_t l = 0; l < nodes; ++l) {
+      const std::size_t caller = mesh->caller_local_of_local.empty()
+                                     ? l
+                                     : static_cast<std::size_t>(mesh->caller_local_of_local[l]);
+      petsc_node_of_caller_local[caller] =
+          mesh->distributed ? mesh->distributed->global_of_local[l] : static_cast<int64_t>(l);
+    }
+  });
+}
+
+foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
+                                 Mat mat, foehn_matrix* matrix) {
+  return guarded("foehn_matrix_create", [&] {
+    require(matrix, "matrix (the output handle)");
+    *matrix = nullptr;
+    require(mesh, "mesh");
+    require(assembler, "assembler");
+    require(op, "op");
+    auto made = std::make_unique<foehn_matrix_s>();
+    made->mesh = mesh;
+    made->assembler = assembler;
+    made->numbering = numbering_of(*mesh);
+    std::visit(
+        [&](const auto& o) {
+          using Op = std::decay_t<decltype(o)>;
+          made->block_rows = Op::block_rows;
+          made->block_cols = Op::block_cols;
+        },
+        op->op);
+    const fe::Assembler& a = assembler->assembler;
+    if (a.node_count() != made->numbering.local_nodes)
+      fail(ErrorCategory::invalid_input, "the assembler was made for ", a.node_count(),
+           " nodes, the mesh has ", made->numbering.local_nodes, " on this rank");
+    if (mat)
+      made->matrix = std::make_unique<petsc::PetscMatrix>(mat, made->numbering, a.pattern(),
+                                                          made->block_rows, made->block_cols);
+    else
+      made->matrix = std::make_unique<petsc::PetscMatrix>(made->numbering, a.pattern(),
+                                                          made->block_rows, made->block_cols);
+    const std::size_t rhs_count =
+        static_cast<std::size_t>(made->numbering.local_nodes) * made->block_rows;
+    made->rhs_rows.resize(rhs_count);
+    for (std::int32_t l = 0; l < made->numbering.local_nodes; ++l)
+      for (int r = 0; r < made->block_rows; ++r)
+        made->rhs_rows[static_cast<std::size_t>(l) * made->block_rows + r] =
+            static_cast<PetscInt>(made->numbering.global_of(l) * made->block_rows + r);
+    const std::size_t value_count = made->matrix->value_count();
+    if (a.native_memory() == fe::Memory::device) {
+      made->device_values = DeviceArray<double>(value_count, *a.stream());
+      made->device_rhs = DeviceArray<double>(rhs_count, *a.stream());
+    } else {
+      made->host_values.resize(value_count);
+    }
+    made->host_rhs.resize(rhs_count);
+    *matrix = made.release();
+  });
+}
+
+foehn_status foehn_matrix_create_f(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
+                                   const Mat* mat, foehn_matrix* matrix) {
+  return foehn_matrix_create(mesh, assembler, op, mat ? *mat : nullptr, matrix);
+}
+
+foehn_status foehn_matrix_get_mat(foehn_matrix matrix, Mat* mat) {
+  return guarded("foehn_matrix_get_mat", [&] {
+    require(matrix, "matrix");
+    require(mat, "mat");
+    *mat = matrix->matrix->mat();
+  });
+}
+
+foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
+                                 Vec rhs) {
+  return guarded("foehn_assemble_into", [&] {
+    require(matrix, "matrix");
+    require(op, "op");
+    foehn_matrix_s& m = *matrix;
+    fe::Assembler& a = m.assembler->assembler;
+    if (fields != FOEHN_MEMORY_HOST && fields != FOEHN_MEMORY_DEVICE)
+      fail(ErrorCategory::invalid_input, "fields is ", static_cast<int>(fields),
+           " (FOEHN_MEMORY_HOST = 0 or FOEHN_MEMORY_DEVICE = 1)");
+    const fe::Memory field_memory =
+        fields == FOEHN_MEMORY_HOST ? fe::Memory::host : fe::Memory::device;
+    const c_api::AnyBuiltinOperator local_op = m.assembler->order.to_local(op->op, field_memory);
+    std::visit(
+        [&](const auto& o) {
+          using Op = std::decay_t<decltype(o)>;
+          if (Op::block_rows != m.block_rows || Op::block_cols != m.block_cols)
+            fail(ErrorCategory::invalid_input, o.name, " operator has ", Op::block_rows, " x ",
+                 Op::block_cols, " blocks; the matrix was made for ", m.block_rows, " x ",
+                 m.block_cols);
+          if (a.native_memory() == fe::Memory::device) {
+            a.assemble(o, field_memory,
+                       {fe::Memory::device,
+                        {m.device_values.data(), m.device_values.size()},
+                        rhs ? std::span<double>(m.device_rhs.data(), m.device_rhs.size())
+                            : std::span<double>{}});
+            m.matrix->set_values(m.device_values, *a.stream());
+            if (rhs) m.device_rhs.copy_to_host_async(m.host_rhs, *a.stream());
+            a.stream()->synchronize();
+          } else {
+            a.assemble(o, field_memory,
+                       {fe::Memory::host, m.host_values,
+                        rhs ? std::span<double>(m.host_rhs) : std::span<double>{}});
+            m.matrix->set_values(m.host_values);
+          }
+        },
+        local_op);
+    if (rhs) add_into_vec(rhs, m, m.host_rhs);
+  });
+}
+
+foehn_status foehn_assemble_into_f(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
+                                   const Vec* rhs) {
+  return foehn_assemble_into(matrix, op, fields, rhs ? *rhs : nullptr);
+}
+
+foehn_status foehn_matrix_destroy(foehn_matrix* matrix) {
+  return guarded("foehn_matrix_destroy", [&] {
+    if (matrix == nullptr) return;
+    delete *matrix;
+    *matrix = nullptr;
+  });
+}
+
+}  // extern "C"
