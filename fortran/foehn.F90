@@ -244,11 +244,8 @@ contains
     integer(c_int32_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
-    call foehn_mesh_destroy(mesh)
-    call foehn_check(c_mesh_create(int(size(coordinates, 2), c_int64_t), c_loc(coordinates), &
-                                   int(size(connectivity, 2), c_int64_t), c_loc(connectivity), &
-                                   4_c_int, 1_c_int, orientation_of(fix_orientation), &
-                                   mesh%handle), ierr)
+    call create_mesh(mesh, coordinates, size(connectivity, 2), c_loc(connectivity), 4_c_int, &
+                     fix_orientation, ierr)
   end subroutine
 
   subroutine mesh_create_int64(mesh, coordinates, connectivity, fix_orientation, ierr)
@@ -257,11 +254,25 @@ contains
     integer(c_int64_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
+    call create_mesh(mesh, coordinates, size(connectivity, 2), c_loc(connectivity), 8_c_int, &
+                     fix_orientation, ierr)
+  end subroutine
+
+  ! What both integer kinds share: connectivity is the address of 4 x tet_count 1-based indices
+  ! of index_bytes bytes each.
+  subroutine create_mesh(mesh, coordinates, tet_count, connectivity, index_bytes, &
+                         fix_orientation, ierr)
+    type(foehn_mesh), intent(inout) :: mesh
+    real(c_double), intent(in), target, contiguous :: coordinates(:, :)
+    integer, intent(in) :: tet_count
+    type(c_ptr), intent(in) :: connectivity
+    integer(c_int), intent(in) :: index_bytes
+    logical, intent(in), optional :: fix_orientation
+    integer, intent(out), optional :: ierr
     call foehn_mesh_destroy(mesh)
     call foehn_check(c_mesh_create(int(size(coordinates, 2), c_int64_t), c_loc(coordinates), &
-                                   int(size(connectivity, 2), c_int64_t), c_loc(connectivity), &
-                                   8_c_int, 1_c_int, orientation_of(fix_orientation), &
-                                   mesh%handle), ierr)
+                                   int(tet_count, c_int64_t), connectivity, index_bytes, 1_c_int, &
+                                   orientation_of(fix_orientation), mesh%handle), ierr)
   end subroutine
 
   subroutine foehn_mesh_sizes(mesh, local_nodes, owned_nodes, local_tets, ierr)
@@ -440,13 +451,9 @@ contains
     integer(c_int32_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
-    call foehn_mesh_destroy(mesh)
-    call foehn_check(c_mesh_create_partitioned(int(comm, c_int), int(size(coordinates, 2), &
-                                               c_int64_t), int(owned_nodes, c_int64_t), &
-                                               c_loc(coordinates), c_loc(node_ids), &
-                                               int(size(connectivity, 2), c_int64_t), &
-                                               c_loc(connectivity), 4_c_int, 1_c_int, &
-                                               orientation_of(fix_orientation), mesh%handle), ierr)
+    call create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, &
+                            size(connectivity, 2), c_loc(connectivity), 4_c_int, fix_orientation, &
+                            ierr)
   end subroutine
 
   subroutine mesh_create_partitioned_int64(mesh, comm, owned_nodes, coordinates, node_ids, &
@@ -458,12 +465,27 @@ contains
     integer(c_int64_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
+    call create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, &
+                            size(connectivity, 2), c_loc(connectivity), 8_c_int, fix_orientation, &
+                            ierr)
+  end subroutine
+
+  subroutine create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, tet_count, &
+                                connectivity, index_bytes, fix_orientation, ierr)
+    type(foehn_mesh), intent(inout) :: mesh
+    integer, intent(in) :: comm, owned_nodes, tet_count
+    real(c_double), intent(in), target, contiguous :: coordinates(:, :)
+    integer(c_int64_t), intent(in), target, contiguous :: node_ids(:)
+    type(c_ptr), intent(in) :: connectivity
+    integer(c_int), intent(in) :: index_bytes
+    logical, intent(in), optional :: fix_orientation
+    integer, intent(out), optional :: ierr
     call foehn_mesh_destroy(mesh)
-    call foehn_check(c_mesh_create_partitioned(int(comm, c_int), int(size(coordinates, 2), &
-                                               c_int64_t), int(owned_nodes, c_int64_t), &
-                                               c_loc(coordinates), c_loc(node_ids), &
-                                               int(size(connectivity, 2), c_int64_t), &
-                                               c_loc(connectivity), 8_c_int, 1_c_int, &
+    call foehn_check(c_mesh_create_partitioned(int(comm, c_int), &
+                                               int(size(coordinates, 2), c_int64_t), &
+                                               int(owned_nodes, c_int64_t), c_loc(coordinates), &
+                                               c_loc(node_ids), int(tet_count, c_int64_t), &
+                                               connectivity, index_bytes, 1_c_int, &
                                                orientation_of(fix_orientation), mesh%handle), ierr)
   end subroutine
 

@@ -11,6 +11,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
+# Files changed since the formatting baseline follow .clang-format (a failure fails the run,
+# after the tests, so that one run reports both).
+format_status=0
+bash scripts/check-format.sh || format_status=$?
 ctest --test-dir build --output-on-failure -j "$jobs" || status=$?
 
 if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=." build/CMakeCache.txt; then
@@ -21,4 +25,5 @@ if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=."
   cmake --build build-debian-petsc -j "$jobs" --target foehn_tests
   ctest --test-dir build-debian-petsc --output-on-failure -j "$jobs" || status=$?
 fi
+((status == 0)) && status=$format_status
 exit "$status"

@@ -28,7 +28,7 @@ esac
 # petsc-dev stays installed for FOEHN_PETSC=cuda too: it brings the MPI, BLAS, MUMPS
 # and ScaLAPACK that the CUDA build links, and keeps the Debian build one variable away.
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git clang-format
   petsc-dev libmetis-dev libhdf5-openmpi-dev libvtk9-dev libboost-graph-dev
   gfortran libmumps-dev libscalapack-openmpi-dev
   libnetcdf-dev librandom123-dev nlohmann-json3-dev libsundials-dev

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <utility>
 
+#include "foehn/petsc/assembler_options.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -236,6 +237,11 @@ AssembleToolOptions read_assemble_tool_options() {
     fail(ErrorCategory::invalid_input,
          "invalid option value (PETSc printed the details above): ", error.what());
   }
+  // Wrong values are invalid_input naming the option and the accepted values (exit code 2).
+  o.assembler = petsc::assembler_options_from_database(PETSC_COMM_WORLD, "", o.assembler);
+  PetscBool strategy_given = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, "-foehn_assembly", &strategy_given));
+  o.strategy_given = strategy_given == PETSC_TRUE;
   o.input = r.input.data();
   o.matrix_output = r.output.data();
   o.rhs_output = r.rhs_output.data();

@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "foehn/fe/assembler.hpp"
 #include "foehn/mesh/mountain.hpp"
 
 namespace foehn::app {
@@ -54,6 +55,13 @@ struct AssembleToolOptions {
   std::string rhs_output;     // -rhs_o: .mtx (array)
   std::string petsc_binary;   // -petsc_binary: Mat (then Vec) in PETSc's binary format
   int repeat = 1;
+
+  // -foehn_backend / -foehn_assembly (petsc::assembler_options_from_database, no prefix: the
+  // tool has one assembler). The backend defaults to cpu, not auto: the tool's matrices are
+  // diffed bitwise between runs, and a GPU found by auto would change them at round-off with
+  // the fused strategies (stabilisation may differ in the last bit even with deterministic).
+  fe::AssemblerOptions assembler{.backend = "cpu"};
+  bool strategy_given = false;  // -foehn_assembly given: pointed out when the CPU assembles
 
   // Coefficient options given explicitly (e.g. "-dt"), to point out those the chosen
   // operator does not use.

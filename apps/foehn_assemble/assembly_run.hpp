@@ -1,12 +1,13 @@
 #pragma once
 // The assembly itself: nodal coefficient fields built from the options, the chosen operator
-// assembled -repeat times with the CPU reference assembler, and the time of each repetition.
+// assembled -repeat times with fe::Assembler (the backend of -foehn_backend; host fields and
+// host results, which the outputs need), and the time of each repetition.
 
 #include <string>
 #include <vector>
 
 #include "assemble_options.hpp"
-#include "foehn/fe/cpu_assembler.hpp"
+#include "foehn/fe/assembler.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 
 namespace foehn::app {
@@ -21,7 +22,7 @@ struct AssemblyRun {
 // Throws foehn::Error (invalid_input) for a coefficient the mesh cannot provide (unknown
 // node field, wrong number of components, field: on a generated mesh) or that the operator
 // rejects (non-finite values, missing required velocity).
-AssemblyRun run_assembly(const TetMesh& mesh, const fe::CpuAssembler& assembler,
+AssemblyRun run_assembly(const TetMesh& mesh, fe::Assembler& assembler,
                          const AssembleToolOptions& options);
 
 // Nodal values of a coefficient with `components` per node (1 scalar, 3 vector, 9 tensor),

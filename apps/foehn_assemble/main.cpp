@@ -1,29 +1,31 @@
 // foehn-assemble: a mesh (generated Mountainwave3D or read with -i) and an operator with its
 // coefficients in, the assembled matrix (and right-hand side) out as MatrixMarket and/or PETSc
 // binary, with the assembly time. For inspecting operators and diffing them between runs,
-// numberings and (later) backends.
+// numberings and backends (-foehn_backend cpu|cuda|auto, -foehn_assembly for the CUDA strategy).
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "assemble_options.hpp"
 #include "assembly_run.hpp"
-#include "foehn/fe/cpu_assembler.hpp"
+#include "foehn/fe/assembler.hpp"
 #include "foehn/fe/matrix_market.hpp"
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/mountain.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/runtime/atomic_file.hpp"
+#include "foehn/runtime/backend.hpp"
 #include "foehn/runtime/error.hpp"
 #include "petsc_application.hpp"
-#include "stopwatch.hpp"
 #include "petsc_binary.hpp"
+#include "stopwatch.hpp"
 
 namespace foehn::app {
 namespace {
@@ -35,9 +37,13 @@ constexpr const char* usage =
     "                      -operator mass|advection|diffusion|advection_diffusion|stabilisation|\n"
     "                                divergence|momentum  [coefficients]\n"
     "                      [-o matrix.mtx] [-rhs_o rhs.mtx] [-petsc_binary file] [-repeat N]\n"
+    "                      [-foehn_backend cpu|cuda|auto] "
+    "[-foehn_assembly seed|fused_atomic|fused_map|deterministic]\n"
     "Without -i the Mountainwave3D mesh is generated (default 48 x 48 x 40 cells, 552,960 tets).\n"
-    "Prints the mesh size, the matrix shape, nonzeros and Frobenius norm, the time to build the\n"
-    "sparsity pattern and the median assembly time (CPU reference assembler).\n"
+    "Prints the mesh size, the backend, the matrix shape, nonzeros and Frobenius norm, the time "
+    "to\n"
+    "set up the assembler (sparsity pattern) and the median assembly time. The backend is cpu\n"
+    "unless -foehn_backend says otherwise (cuda: the GPU; auto: the GPU if there is one).\n"
     "example: foehn-assemble -cells_x 8 -cells_y 8 -cells_z 6 -operator advection_diffusion\n"
     "         -dt 30 -tensor 50,50,5 -source linear -o a.mtx -rhs_o b.mtx -repeat 5\n\n";
 
@@ -72,13 +78,24 @@ TetMesh load_mesh(const AssembleToolOptions& o, std::string& description) {
   return mesh;
 }
 
-void point_out_unused_options(const AssembleToolOptions& o) {
+void point_out_unused_options(const AssembleToolOptions& o, Backend backend) {
   const std::set<std::string> used = options_used_by(o.op);
   std::string unused;
   for (const std::string& name : o.given)
     if (!used.count(name)) unused += (unused.empty() ? "" : ", ") + name;
   if (!unused.empty())
     std::cout << "note: the " << to_string(o.op) << " operator does not use " << unused << "\n";
+  if (o.strategy_given && backend == Backend::cpu)
+    std::cout << "note: the cpu backend does not use -foehn_assembly (a CUDA strategy)\n";
+}
+
+// "cpu", or "cuda, fused_map strategy"; and whether -foehn_backend auto chose it.
+std::string describe_backend(const fe::Assembler& assembler, const std::string& requested) {
+  std::string text(to_string(assembler.backend()));
+  if (assembler.backend() == Backend::cuda)
+    text += ", " + std::string(fe::to_string(assembler.strategy())) + " strategy";
+  if (requested == "auto") text += " (-foehn_backend auto)";
+  return text;
 }
 
 double frobenius_norm(const std::vector<double>& values) {
@@ -137,19 +154,29 @@ void write_outputs(const AssembleToolOptions& o, const AssemblyRun& run,
 }
 
 void run_tool() {
-  const AssembleToolOptions options = read_assemble_tool_options();
+  AssembleToolOptions options = read_assemble_tool_options();
   if (help_requested()) return;
   reject_unused_options("foehn-assemble");  // before any work, so a typo writes nothing
+  // The backend is resolved before any work too: -foehn_backend cuda without a usable GPU fails
+  // at once (unavailable, exit code 1) instead of after building the mesh. The assembler is then
+  // given the resolved name; auto's reason for the CPU, if any, is printed as a note.
+  const std::string requested_backend = options.assembler.backend;
+  std::ostringstream auto_notice;
+  const Backend backend = select_backend(requested_backend, &auto_notice);
+  options.assembler.backend = std::string(to_string(backend));
   check_outputs_writable(options);
 
   std::string mesh_description;
   const TetMesh mesh = load_mesh(options, mesh_description);
-  point_out_unused_options(options);
+  std::cout << auto_notice.str();
+  point_out_unused_options(options, backend);
   Stopwatch pattern_clock;
-  const fe::CpuAssembler assembler(mesh);  // builds the node-to-node sparsity pattern
+  // Builds the node-to-node sparsity pattern (CUDA: uploads the mesh and builds it on the GPU).
+  fe::Assembler assembler(mesh, options.assembler);
   const double pattern_seconds = pattern_clock.seconds();
   const AssemblyRun run = run_assembly(mesh, assembler, options);
-  std::cout << "operator: " << run.summary << "\n";
+  std::cout << "operator: " << run.summary << "\n"
+            << "backend: " << describe_backend(assembler, requested_backend) << "\n";
   report(mesh, run, pattern_seconds);
   write_outputs(options, run, mesh_description);
 }

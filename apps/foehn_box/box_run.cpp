@@ -39,22 +39,25 @@ std::string species_list(const Mechanism& m) {
 }
 
 std::string rate_list(const Mechanism& m) {
-  return name_list(m.external_rate_names, [](const std::string& s) -> const std::string& { return s; });
+  return name_list(m.external_rate_names,
+                   [](const std::string& s) -> const std::string& { return s; });
 }
 
 class CpuBoxSolver final : public BoxSolver {
  public:
-  CpuBoxSolver(const Mechanism& mechanism, const BoxOptions& o) : solver_(mechanism, o.solver), threads_(o.threads) {}
+  CpuBoxSolver(const Mechanism& mechanism, const BoxOptions& o)
+      : solver_(mechanism, o.solver), threads_(o.threads) {}
   ChemistryStepReport advance(ChemistryBatch& batch, double duration) override {
     return solver_.solve_range(batch, duration, 0, batch.cell_count, threads_);
   }
   std::string describe() const override {
-    return threads_ > 0 ? "cpu, " + std::to_string(threads_) + " OpenMP threads" : "cpu, all OpenMP threads";
+    return threads_ > 0 ? "cpu, " + std::to_string(threads_) + " OpenMP threads"
+                        : "cpu, all OpenMP threads";
   }
   const char* failure_name() const override { return "CPU"; }
 
  private:
-  ChemistrySolverCpu solver_;
+  CpuChemistrySolver solver_;
   int threads_ = 0;
 };
 
@@ -64,12 +67,14 @@ class CudaBoxSolver final : public BoxSolver {
       : settings_(o.split.gpu), gpu_(mechanism, o.solver, o.split.gpu, stream_) {
     gpu_.upload(batch);  // the cells stay on the device between chemistry steps
   }
-  ChemistryStepReport advance(ChemistryBatch&, double duration) override { return gpu_.advance(duration); }
+  ChemistryStepReport advance(ChemistryBatch&, double duration) override {
+    return gpu_.advance(duration);
+  }
   void fetch(ChemistryBatch& batch) override { gpu_.download(batch); }
   std::string describe() const override {
     return "cuda, " + std::string(to_string(gpu_.strategy_for(gpu_.cell_count()))) + ", " +
-           std::string(to_string(settings_.layout)) + " layout, " + std::to_string(settings_.threads_per_block) +
-           " threads per block";
+           std::string(to_string(settings_.layout)) + " layout, " +
+           std::to_string(settings_.threads_per_block) + " threads per block";
   }
   std::string step_note() const override {
     char note[64];
@@ -79,7 +84,7 @@ class CudaBoxSolver final : public BoxSolver {
   const char* failure_name() const override { return "GPU"; }
 
  private:
-  GpuChemistrySettings settings_;
+  CudaChemistrySettings settings_;
   Stream stream_;  // before gpu_: constructed first, destroyed last
   CudaChemistrySolver gpu_;
 };
@@ -94,14 +99,16 @@ class SplitBoxSolver final : public BoxSolver {
   std::string describe() const override {
     return "split CPU+GPU (" + std::string(to_string(settings_.gpu.strategy)) + ", " +
            std::string(to_string(settings_.gpu.layout)) + " layout; " +
-           (settings_.cpu_threads > 0 ? std::to_string(settings_.cpu_threads) : std::string("all but one")) +
-           " CPU threads; initial GPU share " + std::to_string(settings_.initial_gpu_fraction) + ", damping " +
-           std::to_string(settings_.damping) + ")";
+           (settings_.cpu_threads > 0 ? std::to_string(settings_.cpu_threads)
+                                      : std::string("all but one")) +
+           " CPU threads; initial GPU share " + std::to_string(settings_.initial_gpu_fraction) +
+           ", damping " + std::to_string(settings_.damping) + ")";
   }
   std::string step_note() const override {
     const SplitStepTiming& t = solver_.last_timing();
     char note[160];
-    std::snprintf(note, sizeof note, "  GPU fraction %.3f (%lld cells, GPU %.3f s, CPU %.3f s, next %.3f)",
+    std::snprintf(note, sizeof note,
+                  "  GPU fraction %.3f (%lld cells, GPU %.3f s, CPU %.3f s, next %.3f)",
                   t.gpu_fraction, static_cast<long long>(t.gpu_cells), t.gpu_seconds, t.cpu_seconds,
                   t.next_gpu_fraction);
     return note;
@@ -117,10 +124,12 @@ class SplitBoxSolver final : public BoxSolver {
 }  // namespace
 
 Mechanism load_mechanism(BoxOptions& o) {
-  Mechanism mechanism = o.mechanism == "synthetic"
-                            ? make_synthetic_mechanism(o.synthetic_species, o.synthetic_reactions, o.synthetic_seed)
-                            : read_mechanism(o.mechanism);
-  if (o.absolute_tolerance > 0.0) o.solver.absolute_tolerance.assign(mechanism.species.size(), o.absolute_tolerance);
+  Mechanism mechanism =
+      o.mechanism == "synthetic"
+          ? make_synthetic_mechanism(o.synthetic_species, o.synthetic_reactions, o.synthetic_seed)
+          : read_mechanism(o.mechanism);
+  if (o.absolute_tolerance > 0.0)
+    o.solver.absolute_tolerance.assign(mechanism.species.size(), o.absolute_tolerance);
   return mechanism;
 }
 
@@ -136,8 +145,8 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
   for (const NamedValue& entry : o.concentrations) {
     const int index = mechanism.species_index(entry.name);
     if (index < 0) {
-      fail(ErrorCategory::invalid_input, "-concentrations: unknown species '", entry.name, "' (mechanism '",
-           mechanism.name, "' has ", species_list(mechanism), ")");
+      fail(ErrorCategory::invalid_input, "-concentrations: unknown species '", entry.name,
+           "' (mechanism '", mechanism.name, "' has ", species_list(mechanism), ")");
     }
     concentrations[static_cast<std::size_t>(index)] = entry.value;
   }
@@ -146,10 +155,11 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
     if (index < 0) {
       if (rates == 0) {
         fail(ErrorCategory::invalid_input, "-external_rates: unknown external rate '", entry.name,
-             "' (mechanism '", mechanism.name, "' has no photolysis, first-order loss or emission rates)");
+             "' (mechanism '", mechanism.name,
+             "' has no photolysis, first-order loss or emission rates)");
       }
-      fail(ErrorCategory::invalid_input, "-external_rates: unknown external rate '", entry.name, "' (mechanism '",
-           mechanism.name, "' has ", rate_list(mechanism), ")");
+      fail(ErrorCategory::invalid_input, "-external_rates: unknown external rate '", entry.name,
+           "' (mechanism '", mechanism.name, "' has ", rate_list(mechanism), ")");
     }
     external[static_cast<std::size_t>(index)] = entry.value;
   }
@@ -158,8 +168,10 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
     const auto c = static_cast<std::size_t>(cell);
     batch.temperature[c] = o.temperature;
     batch.pressure[c] = o.pressure;
-    std::copy(concentrations.begin(), concentrations.end(), batch.concentrations.begin() + static_cast<std::ptrdiff_t>(c * species));
-    std::copy(external.begin(), external.end(), batch.external_rates.begin() + static_cast<std::ptrdiff_t>(c * rates));
+    std::copy(concentrations.begin(), concentrations.end(),
+              batch.concentrations.begin() + static_cast<std::ptrdiff_t>(c * species));
+    std::copy(external.begin(), external.end(),
+              batch.external_rates.begin() + static_cast<std::ptrdiff_t>(c * rates));
   }
   validate_batch(mechanism, batch);
   return batch;
@@ -180,17 +192,24 @@ std::string uniform_case_notes(const Mechanism& mechanism, const BoxOptions& o) 
   auto identity = [](const std::string& s) -> const std::string& { return s; };
   std::string notes;
   if (!zero_constant.empty())
-    notes += "note: constant species held at 0 (not in -concentrations): " + name_list(zero_constant, identity) + "\n";
+    notes += "note: constant species held at 0 (not in -concentrations): " +
+             name_list(zero_constant, identity) + "\n";
   if (!zero_rates.empty())
-    notes += "note: external rates at 0 (not in -external_rates): " + name_list(zero_rates, identity) + "\n";
+    notes +=
+        "note: external rates at 0 (not in -external_rates): " + name_list(zero_rates, identity) +
+        "\n";
   return notes;
 }
 
-std::unique_ptr<BoxSolver> make_box_solver(const Mechanism& mechanism, const BoxOptions& o, ChemistryBatch& batch) {
+std::unique_ptr<BoxSolver> make_box_solver(const Mechanism& mechanism, const BoxOptions& o,
+                                           ChemistryBatch& batch) {
   switch (o.backend) {
-    case BoxBackend::cpu: return std::make_unique<CpuBoxSolver>(mechanism, o);
-    case BoxBackend::cuda: return std::make_unique<CudaBoxSolver>(mechanism, o, batch);
-    case BoxBackend::split: return std::make_unique<SplitBoxSolver>(mechanism, o);
+    case BoxBackend::cpu:
+      return std::make_unique<CpuBoxSolver>(mechanism, o);
+    case BoxBackend::cuda:
+      return std::make_unique<CudaBoxSolver>(mechanism, o, batch);
+    case BoxBackend::split:
+      return std::make_unique<SplitBoxSolver>(mechanism, o);
   }
   fail(ErrorCategory::internal, "foehn-box: unknown backend");
 }
@@ -223,6 +242,8 @@ void CsvOutput::write(double time, const ChemistryBatch& batch) {
   if (!out) fail(ErrorCategory::io, "writing '", file_.temporary_path().string(), "' failed");
 }
 
-void CsvOutput::commit() { file_.commit(); }
+void CsvOutput::commit() {
+  file_.commit();
+}
 
 }  // namespace foehn::app

@@ -27,47 +27,66 @@ constexpr const char* usage =
     "Every cell is integrated independently with an adaptive Rosenbrock method over chemistry\n"
     "steps of -chem_step seconds; rows time,cell,<species in mechanism order> go to -output.\n"
     "Units: T in K, P in Pa, concentrations in molecule cm^-3, time in s (docs/chemistry.md).\n"
-    "examples: foehn-box -mechanism data/mechanisms/robertson.json -concentrations A=1 -duration 40\n"
+    "examples: foehn-box -mechanism data/mechanisms/robertson.json -concentrations A=1 -duration "
+    "40\n"
     "              -chem_method rodas4 -chem_rtol 1e-8 -chem_atol 1e-14 -output robertson.csv\n"
-    "          foehn-box -mechanism synthetic -cells 10000 -case synthetic -duration 3600 -chem_step 600\n\n";
+    "          foehn-box -mechanism synthetic -cells 10000 -case synthetic -duration 3600 "
+    "-chem_step 600\n"
+    "              -foehn_backend auto   (cpu by default; cuda, split, or auto: the GPU if there "
+    "is one)\n\n";
 
 const char* ordering_name(SpeciesOrdering ordering) {
   switch (ordering) {
-    case SpeciesOrdering::natural: return "natural";
-    case SpeciesOrdering::minimum_degree: return "minimum_degree";
-    case SpeciesOrdering::markowitz: return "markowitz";
+    case SpeciesOrdering::natural:
+      return "natural";
+    case SpeciesOrdering::minimum_degree:
+      return "minimum_degree";
+    case SpeciesOrdering::markowitz:
+      return "markowitz";
   }
   return "unknown";
 }
 
-long long as_ll(std::int64_t value) { return static_cast<long long>(value); }
+long long as_ll(std::int64_t value) {
+  return static_cast<long long>(value);
+}
 
-void print_header(const BoxOptions& o, const Mechanism& mechanism, const PreparedMechanism& prepared,
-                  std::int64_t steps, const BoxSolver& solver) {
+void print_header(const BoxOptions& o, const Mechanism& mechanism,
+                  const PreparedMechanism& prepared, std::int64_t steps, const BoxSolver& solver) {
   const RosenbrockControl& c = o.solver.control;
-  std::printf("foehn-box: mechanism '%s' (%s): %zu species, %zu reactions, %zu external rates\n",
-              mechanism.name.c_str(), o.mechanism == "synthetic" ? "synthetic" : o.mechanism.c_str(),
-              mechanism.species.size(), mechanism.reactions.size(), mechanism.external_rate_names.size());
+  std::printf(
+      "foehn-box: mechanism '%s' (%s): %zu species, %zu reactions, %zu external rates\n",
+      mechanism.name.c_str(), o.mechanism == "synthetic" ? "synthetic" : o.mechanism.c_str(),
+      mechanism.species.size(), mechanism.reactions.size(), mechanism.external_rate_names.size());
   std::printf("  Jacobian nonzeros %lld (incl. diagonal), LU fill-in %lld (%s ordering)\n",
               as_ll(prepared.compiled.jacobian_nonzeros), as_ll(prepared.compiled.fill_in),
               ordering_name(o.solver.ordering));
   if (o.initial_case == InitialCase::uniform) {
-    std::printf("  cells %lld, case uniform: T %g K, P %g Pa, %zu initial concentrations, %zu external rates "
-                "given\n", as_ll(o.cells), o.temperature, o.pressure, o.concentrations.size(),
-                o.external_rates.size());
+    std::printf(
+        "  cells %lld, case uniform: T %g K, P %g Pa, %zu initial concentrations, %zu external "
+        "rates "
+        "given\n",
+        as_ll(o.cells), o.temperature, o.pressure, o.concentrations.size(),
+        o.external_rates.size());
   } else {
     std::printf("  cells %lld, case synthetic (seed %llu)\n", as_ll(o.cells),
                 static_cast<unsigned long long>(o.case_seed));
   }
   char atol[64] = "per species (mechanism)";
   if (o.absolute_tolerance > 0.0) std::snprintf(atol, sizeof atol, "%g", o.absolute_tolerance);
-  std::printf("  %g s in %lld chemistry step(s) of %g s; %s, rtol %g, atol %s, max %d attempts per step%s\n",
-              o.duration, as_ll(steps), o.chem_step, std::string(rosenbrock_method_name(o.solver.method)).c_str(),
-              c.relative_tolerance, atol, c.max_steps, c.clip_negative ? "" : ", no clipping");
-  std::printf("  backend: %s\n", solver.describe().c_str());
+  std::printf(
+      "  %g s in %lld chemistry step(s) of %g s; %s, rtol %g, atol %s, max %d attempts per "
+      "step%s\n",
+      o.duration, as_ll(steps), o.chem_step,
+      std::string(rosenbrock_method_name(o.solver.method)).c_str(), c.relative_tolerance, atol,
+      c.max_steps, c.clip_negative ? "" : ", no clipping");
+  std::printf("  backend: %s%s\n", solver.describe().c_str(),
+              o.backend_automatic ? " (-foehn_backend auto)" : "");
+  if (!o.backend_notice.empty())
+    std::printf("  %s", o.backend_notice.c_str());  // why auto chose the CPU
   if (!o.output.empty()) {
-    std::printf("  output: %s, cells 0..%lld every %g s%s\n", o.output.c_str(), as_ll(o.output_cells - 1),
-                o.output_interval,
+    std::printf("  output: %s, cells 0..%lld every %g s%s\n", o.output.c_str(),
+                as_ll(o.output_cells - 1), o.output_interval,
                 o.output_cells_capped ? " (capped at 1000 cells: -output_cells N for more)" : "");
   }
   std::printf("%s", uniform_case_notes(mechanism, o).c_str());
@@ -76,9 +95,11 @@ void print_header(const BoxOptions& o, const Mechanism& mechanism, const Prepare
 
 void print_step(std::int64_t step, double t, const ChemistryStepReport& r, double seconds,
                 const std::string& note) {
-  std::printf("step %5lld  t %-12g s  accepted %-9lld rejected %-7lld f-evals %-10lld failed %lld  "
-              "wall %.4f s%s\n", as_ll(step), t, as_ll(r.accepted), as_ll(r.rejected),
-              as_ll(r.function_evaluations), as_ll(r.failed_cells), seconds, note.c_str());
+  std::printf(
+      "step %5lld  t %-12g s  accepted %-9lld rejected %-7lld f-evals %-10lld failed %lld  "
+      "wall %.4f s%s\n",
+      as_ll(step), t, as_ll(r.accepted), as_ll(r.rejected), as_ll(r.function_evaluations),
+      as_ll(r.failed_cells), seconds, note.c_str());
   std::fflush(stdout);
 }
 
@@ -101,11 +122,13 @@ void run_box() {
   const PreparedMechanism prepared = prepare_mechanism(mechanism, o.solver);  // checks the options
   ChemistryBatch batch = make_initial_batch(mechanism, o);
   std::optional<CsvOutput> csv;
-  if (!o.output.empty()) csv.emplace(o.output, mechanism, o.output_cells);  // fails now if unwritable
+  if (!o.output.empty())
+    csv.emplace(o.output, mechanism, o.output_cells);  // fails now if unwritable
 
   // Chemistry steps of chem_step; the last one ends exactly at the duration (may be shorter).
   const auto steps = static_cast<std::int64_t>(std::ceil(o.duration / o.chem_step * (1.0 - 1e-12)));
-  const auto steps_per_output = static_cast<std::int64_t>(std::llround(o.output_interval / o.chem_step));
+  const auto steps_per_output =
+      static_cast<std::int64_t>(std::llround(o.output_interval / o.chem_step));
   const std::unique_ptr<BoxSolver> solver = make_box_solver(mechanism, o, batch);
   print_header(o, mechanism, prepared, steps, *solver);
 
@@ -131,13 +154,18 @@ void run_box() {
   if (csv) csv->commit();
 
   const double cell_steps = static_cast<double>(o.cells) * static_cast<double>(steps);
-  std::printf("foehn-box: %lld steps x %lld cells: accepted %lld, rejected %lld, f-evals %lld, Jacobians %lld, "
-              "solves %lld, clipped %lld, failed cells 0\n", as_ll(steps), as_ll(o.cells), as_ll(total.accepted),
-              as_ll(total.rejected), as_ll(total.function_evaluations), as_ll(total.jacobian_evaluations),
-              as_ll(total.solves), as_ll(total.clipped));
-  std::printf("  hardest cell %lld (%d attempts in one step); chemistry %.4f s, %.4g cells*steps/s; "
-              "wall %.3f s\n", as_ll(total.hardest_cell), total.most_attempts, solve_seconds,
-              solve_seconds > 0.0 ? cell_steps / solve_seconds : 0.0, wall.seconds());
+  std::printf(
+      "foehn-box: %lld steps x %lld cells: accepted %lld, rejected %lld, f-evals %lld, Jacobians "
+      "%lld, "
+      "solves %lld, clipped %lld, failed cells 0\n",
+      as_ll(steps), as_ll(o.cells), as_ll(total.accepted), as_ll(total.rejected),
+      as_ll(total.function_evaluations), as_ll(total.jacobian_evaluations), as_ll(total.solves),
+      as_ll(total.clipped));
+  std::printf(
+      "  hardest cell %lld (%d attempts in one step); chemistry %.4f s, %.4g cells*steps/s; "
+      "wall %.3f s\n",
+      as_ll(total.hardest_cell), total.most_attempts, solve_seconds,
+      solve_seconds > 0.0 ? cell_steps / solve_seconds : 0.0, wall.seconds());
   if (csv) std::printf("  %lld rows in %s\n", as_ll(csv->rows()), o.output.c_str());
   print_cell_zero(mechanism, batch, t);
 }
@@ -146,5 +174,6 @@ void run_box() {
 }  // namespace foehn::app
 
 int main(int argc, char** argv) {
-  return foehn::app::run_petsc_application(argc, argv, {"foehn-box", foehn::app::usage}, foehn::app::run_box);
+  return foehn::app::run_petsc_application(argc, argv, {"foehn-box", foehn::app::usage},
+                                           foehn::app::run_box);
 }

@@ -86,7 +86,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-
 // Published times of the seed (P100 node of Piz Daint; N x N x 64, 1024 iterations, float),
 // from the group's tables/runtimes.txt (digest seed002_stencil.md, section 2.4).
 struct PublishedTimes {
@@ -99,7 +98,7 @@ constexpr PublishedTimes published_times[] = {{64, 0.41109, 0.11995},  {128, 1.4
 
 struct GpuVariant {
   std::string name;
-  CudaDiffusionSettings settings;
+  CudaHorizontalDiffusionSettings settings;
 };
 
 // Seconds per step of a CPU backend: a run of 2 * `steps` steps minus a run of `steps` steps
@@ -117,7 +116,8 @@ double cpu_seconds_per_step(
       options.iterations = iterations;
       const auto start = std::chrono::steady_clock::now();
       diffuse(field, options);
-      best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      best = std::min(
+          best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
       bench::do_not_optimize(field[field.size() / 2]);
     }
     return best;

@@ -39,9 +39,15 @@ unsigned grid_for(std::int64_t count, int threads) {
 template <class Function>
 void with_layout(CellLayoutKind kind, Function&& function) {
   switch (kind) {
-    case CellLayoutKind::per_cell: function(PerCellLayout{}); return;
-    case CellLayoutKind::block_interleaved: function(BlockInterleavedLayout<gpu_interleave_block>{}); return;
-    case CellLayoutKind::interleaved: function(InterleavedLayout{}); return;
+    case CellLayoutKind::per_cell:
+      function(PerCellLayout{});
+      return;
+    case CellLayoutKind::block_interleaved:
+      function(BlockInterleavedLayout<gpu_interleave_block>{});
+      return;
+    case CellLayoutKind::interleaved:
+      function(InterleavedLayout{});
+      return;
   }
   fail(ErrorCategory::internal, "chemistry: unknown cell layout ", static_cast<int>(kind));
 }
@@ -56,7 +62,7 @@ std::int64_t storage_size(CellLayoutKind kind, int width, std::int64_t cells) {
 
 struct CudaChemistrySolver::Impl {
   PreparedMechanism prepared;
-  GpuChemistrySettings settings;
+  CudaChemistrySettings settings;
   const Stream* stream = nullptr;
   CompiledMechanismView host_view;
   int reactant_entries = 0;
@@ -74,7 +80,7 @@ struct CudaChemistrySolver::Impl {
   DeviceArray<double> raw_concentrations, raw_external_rates;
   DeviceArray<CellStatistics> statistics;
   std::vector<CellStatistics> host_statistics;
-  GpuChemistryTimings timings;
+  CudaChemistryTimings timings;
   Event start, stop;
 
   const int* upload_ints(const std::vector<int>& host) {
@@ -124,16 +130,19 @@ struct CudaChemistrySolver::Impl {
     int sequence = 0;
     for (int r = 0; r < reactions; ++r) {
       for (int x = c.change_start[r]; x < c.change_start[r + 1]; ++x) {
-        by_species[static_cast<std::size_t>(c.change_species[x])].emplace_back(r, c.change_amount[x]);
+        by_species[static_cast<std::size_t>(c.change_species[x])].emplace_back(r,
+                                                                               c.change_amount[x]);
       }
       for (int l = c.reactant_start[r]; l < c.reactant_start[r + 1]; ++l) {
         for (int x = c.change_start[r]; x < c.change_start[r + 1]; ++x) {
-          by_slot[static_cast<std::size_t>(c.jacobian_slot[sequence++])].emplace_back(l, c.change_amount[x]);
+          by_slot[static_cast<std::size_t>(c.jacobian_slot[sequence++])].emplace_back(
+              l, c.change_amount[x]);
         }
       }
     }
-    auto flatten = [](const std::vector<std::vector<std::pair<int, double>>>& lists, std::vector<int>& start,
-                      std::vector<int>& index, std::vector<double>& amount) {
+    auto flatten = [](const std::vector<std::vector<std::pair<int, double>>>& lists,
+                      std::vector<int>& start, std::vector<int>& index,
+                      std::vector<double>& amount) {
       start.assign(1, 0);
       for (const auto& list : lists) {
         for (const auto& [i, a] : list) {
@@ -170,14 +179,16 @@ struct CudaChemistrySolver::Impl {
         backward(static_cast<std::size_t>(n), 0);
     for (int i = 0; i < n; ++i) {
       row_lower_start.push_back(row_lower_start.back() + c.diagonal[i] - c.row_start[i]);
-      for (int s = c.row_start[i]; s < c.diagonal[i]; ++s) forward[i] = std::max(forward[i], forward[c.column[s]] + 1);
+      for (int s = c.row_start[i]; s < c.diagonal[i]; ++s)
+        forward[i] = std::max(forward[i], forward[c.column[s]] + 1);
     }
     for (int i = n - 1; i >= 0; --i) {
       for (int s = c.diagonal[i] + 1; s < c.row_start[i + 1]; ++s) {
         backward[i] = std::max(backward[i], backward[c.column[s]] + 1);
       }
     }
-    auto group = [n](const std::vector<int>& level, std::vector<int>& start, std::vector<int>& rows) {
+    auto group = [n](const std::vector<int>& level, std::vector<int>& start,
+                     std::vector<int>& rows) {
       const int levels = n > 0 ? *std::max_element(level.begin(), level.end()) + 1 : 0;
       start.assign(static_cast<std::size_t>(levels) + 1, 0);
       for (int l : level) ++start[static_cast<std::size_t>(l) + 1];
@@ -200,8 +211,8 @@ struct CudaChemistrySolver::Impl {
   int external_width() const { return std::max(host_view.external_rate_count, 1); }
 
   std::size_t warp_shared_bytes() const {
-    return static_cast<std::size_t>(cuda_detail::warp_cell_shared_doubles(host_view, prepared.work_width(),
-                                                                          reactant_entries)) *
+    return static_cast<std::size_t>(cuda_detail::warp_cell_shared_doubles(
+               host_view, prepared.work_width(), reactant_entries)) *
            sizeof(double);
   }
 
@@ -223,19 +234,26 @@ struct CudaChemistrySolver::Impl {
     if (count == cells && !concentrations.empty()) return;
     const CellLayoutKind layout = settings.layout;
     const int n = host_view.species_count;
-    const auto size = [&](int width) { return static_cast<std::size_t>(storage_size(layout, width, count)); };
+    const auto size = [&](int width) {
+      return static_cast<std::size_t>(storage_size(layout, width, count));
+    };
     cells = count;
     work.reset();  // allocated by advance() when thread_per_cell needs it
     rate_constants.reset();
     concentrations = DeviceArray<double>(size(n), *stream);
     external_rates = DeviceArray<double>(size(external_width()), *stream);
     external_rates.fill_bytes_async(0, *stream);
-    temperature = DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
-    pressure = DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
-    raw_concentrations = DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count) * n, 1), *stream);
+    temperature =
+        DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
+    pressure =
+        DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
+    raw_concentrations =
+        DeviceArray<double>(std::max<std::size_t>(static_cast<std::size_t>(count) * n, 1), *stream);
     raw_external_rates = DeviceArray<double>(
-        std::max<std::size_t>(static_cast<std::size_t>(count) * host_view.external_rate_count, 1), *stream);
-    statistics = DeviceArray<CellStatistics>(std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
+        std::max<std::size_t>(static_cast<std::size_t>(count) * host_view.external_rate_count, 1),
+        *stream);
+    statistics = DeviceArray<CellStatistics>(
+        std::max<std::size_t>(static_cast<std::size_t>(count), 1), *stream);
     statistics.fill_bytes_async(0, *stream);  // next_step 0: start from control.initial_step
     host_statistics.assign(static_cast<std::size_t>(count), CellStatistics{});
   }
@@ -243,28 +261,35 @@ struct CudaChemistrySolver::Impl {
   void upload_conditions(const ChemistryBatch& batch, std::int64_t first) {
     const auto c0 = static_cast<std::size_t>(first);
     const auto count = static_cast<std::size_t>(cells);
-    temperature.copy_from_host_async(std::span<const double>(batch.temperature.data() + c0, count), *stream);
-    pressure.copy_from_host_async(std::span<const double>(batch.pressure.data() + c0, count), *stream);
+    temperature.copy_from_host_async(std::span<const double>(batch.temperature.data() + c0, count),
+                                     *stream);
+    pressure.copy_from_host_async(std::span<const double>(batch.pressure.data() + c0, count),
+                                  *stream);
     const auto rates = static_cast<std::size_t>(host_view.external_rate_count);
     if (rates > 0 && count > 0) {
       raw_external_rates.copy_from_host_async(
-          std::span<const double>(batch.external_rates.data() + c0 * rates, count * rates), *stream);
+          std::span<const double>(batch.external_rates.data() + c0 * rates, count * rates),
+          *stream);
       with_layout(settings.layout, [&](auto layout) {
         cuda_detail::scatter_to_layout<decltype(layout)>
             <<<grid_for(cells, conversion_threads), conversion_threads, 0, native(*stream)>>>(
-                raw_external_rates.data(), static_cast<int>(rates), nullptr, static_cast<int>(rates), cells,
-                external_rates.data());
+                raw_external_rates.data(), static_cast<int>(rates), nullptr,
+                static_cast<int>(rates), cells, external_rates.data());
       });
       FOEHN_CUDA_CHECK_LAUNCH("chemistry scatter_to_layout (external rates)");
     }
   }
 };
 
-CudaChemistrySolver::CudaChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options,
-                                         const GpuChemistrySettings& settings, const Stream& stream)
+CudaChemistrySolver::CudaChemistrySolver(const Mechanism& mechanism,
+                                         const RosenbrockOptions& options,
+                                         const CudaChemistrySettings& settings,
+                                         const Stream& stream)
     : impl_(std::make_unique<Impl>()) {
-  if (settings.threads_per_block < 32 || settings.threads_per_block > 1024 || settings.threads_per_block % 32 != 0) {
-    fail(ErrorCategory::invalid_input, "GPU chemistry: threads_per_block = ", settings.threads_per_block,
+  if (settings.threads_per_block < 32 || settings.threads_per_block > 1024 ||
+      settings.threads_per_block % 32 != 0) {
+    fail(ErrorCategory::invalid_input,
+         "GPU chemistry: threads_per_block = ", settings.threads_per_block,
          " must be a multiple of 32 in [32, 1024]");
   }
   impl_->prepared = prepare_mechanism(mechanism, options);
@@ -277,10 +302,18 @@ CudaChemistrySolver::~CudaChemistrySolver() = default;
 CudaChemistrySolver::CudaChemistrySolver(CudaChemistrySolver&&) noexcept = default;
 CudaChemistrySolver& CudaChemistrySolver::operator=(CudaChemistrySolver&&) noexcept = default;
 
-std::int64_t CudaChemistrySolver::cell_count() const { return impl_->cells; }
-const std::vector<CellStatistics>& CudaChemistrySolver::cell_statistics() const { return impl_->host_statistics; }
-const GpuChemistryTimings& CudaChemistrySolver::last_timings() const { return impl_->timings; }
-const PreparedMechanism& CudaChemistrySolver::prepared() const { return impl_->prepared; }
+std::int64_t CudaChemistrySolver::cell_count() const {
+  return impl_->cells;
+}
+const std::vector<CellStatistics>& CudaChemistrySolver::cell_statistics() const {
+  return impl_->host_statistics;
+}
+const CudaChemistryTimings& CudaChemistrySolver::last_timings() const {
+  return impl_->timings;
+}
+const PreparedMechanism& CudaChemistrySolver::prepared() const {
+  return impl_->prepared;
+}
 
 GpuChemistryStrategy CudaChemistrySolver::strategy_for(std::int64_t cells) const {
   if (impl_->settings.strategy != GpuChemistryStrategy::automatic) return impl_->settings.strategy;
@@ -288,11 +321,13 @@ GpuChemistryStrategy CudaChemistrySolver::strategy_for(std::int64_t cells) const
   // per cell puts the idle lanes to work (measured crossover: docs/chemistry.md).
   const DeviceInfo info = device_info(current_device());
   const bool fits = impl_->warp_shared_bytes() <= 48 * 1024;
-  return cells < static_cast<std::int64_t>(info.sm_count) * 32 * 4 && fits ? GpuChemistryStrategy::block_per_cell
-                                                                           : GpuChemistryStrategy::thread_per_cell;
+  return cells < static_cast<std::int64_t>(info.sm_count) * 32 * 4 && fits
+             ? GpuChemistryStrategy::block_per_cell
+             : GpuChemistryStrategy::thread_per_cell;
 }
 
-void CudaChemistrySolver::upload(const ChemistryBatch& batch, std::int64_t first, std::int64_t count) {
+void CudaChemistrySolver::upload(const ChemistryBatch& batch, std::int64_t first,
+                                 std::int64_t count) {
   Impl& s = *impl_;
   if (count < 0) count = batch.cell_count - first;
   validate_batch_range(s.prepared.mechanism, batch, first, count);
@@ -307,7 +342,8 @@ void CudaChemistrySolver::upload(const ChemistryBatch& batch, std::int64_t first
     with_layout(s.settings.layout, [&](auto layout) {
       cuda_detail::scatter_to_layout<decltype(layout)>
           <<<grid_for(count, conversion_threads), conversion_threads, 0, native(*s.stream)>>>(
-              s.raw_concentrations.data(), n, s.species_order.data(), n, count, s.concentrations.data());
+              s.raw_concentrations.data(), n, s.species_order.data(), n, count,
+              s.concentrations.data());
     });
     FOEHN_CUDA_CHECK_LAUNCH("chemistry scatter_to_layout (concentrations)");
   }
@@ -326,7 +362,8 @@ void CudaChemistrySolver::upload_conditions(const ChemistryBatch& batch, std::in
 ChemistryStepReport CudaChemistrySolver::advance(double duration) {
   Impl& s = *impl_;
   if (!(duration > 0.0 && duration < 1.0e300)) {
-    fail(ErrorCategory::invalid_input, "GPU chemistry: chemistry step ", duration, " s must be positive and finite");
+    fail(ErrorCategory::invalid_input, "GPU chemistry: chemistry step ", duration,
+         " s must be positive and finite");
   }
   const std::int64_t cells = s.cells;
   s.start.record(*s.stream);
@@ -334,17 +371,21 @@ ChemistryStepReport CudaChemistrySolver::advance(double duration) {
     const GpuChemistryStrategy strategy = strategy_for(cells);
     const CellLayoutKind layout = s.settings.layout;
     if (strategy == GpuChemistryStrategy::thread_per_cell && s.work.empty()) {
-      s.work = DeviceArray<double>(static_cast<std::size_t>(storage_size(layout, s.prepared.work_width(), cells)),
-                                   *s.stream);
+      s.work = DeviceArray<double>(
+          static_cast<std::size_t>(storage_size(layout, s.prepared.work_width(), cells)),
+          *s.stream);
       s.rate_constants = DeviceArray<double>(
-          static_cast<std::size_t>(storage_size(layout, s.host_view.reaction_count, cells)), *s.stream);
+          static_cast<std::size_t>(storage_size(layout, s.host_view.reaction_count, cells)),
+          *s.stream);
     }
     const CellStorage storage = s.storage();
     if (strategy == GpuChemistryStrategy::thread_per_cell) {
       const int threads = s.settings.threads_per_block;
       with_layout(layout, [&](auto l) {
-        cuda_detail::integrate_thread_per_cell<decltype(l)><<<grid_for(cells, threads), threads, 0, native(*s.stream)>>>(
-            s.device_view, s.prepared.tableau, s.prepared.control, s.absolute_tolerance.data(), storage, duration);
+        cuda_detail::integrate_thread_per_cell<decltype(l)>
+            <<<grid_for(cells, threads), threads, 0, native(*s.stream)>>>(
+                s.device_view, s.prepared.tableau, s.prepared.control, s.absolute_tolerance.data(),
+                storage, duration);
       });
       FOEHN_CUDA_CHECK_LAUNCH("chemistry integrate_thread_per_cell");
     } else {
@@ -354,13 +395,13 @@ ChemistryStepReport CudaChemistrySolver::advance(double duration) {
         FOEHN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(shared)));
         kernel<<<static_cast<unsigned>(cells), 32, shared, native(*s.stream)>>>(
-            s.device_view, s.lists, s.prepared.tableau, s.prepared.control, s.absolute_tolerance.data(), storage,
-            duration);
+            s.device_view, s.lists, s.prepared.tableau, s.prepared.control,
+            s.absolute_tolerance.data(), storage, duration);
       });
       FOEHN_CUDA_CHECK_LAUNCH("chemistry integrate_warp_per_cell");
     }
-    s.statistics.copy_to_host_async(std::span<CellStatistics>(s.host_statistics.data(), s.host_statistics.size()),
-                                    *s.stream);
+    s.statistics.copy_to_host_async(
+        std::span<CellStatistics>(s.host_statistics.data(), s.host_statistics.size()), *s.stream);
   }
   s.stop.record(*s.stream);
   s.timings.advance_ms = elapsed_ms(s.start, s.stop);
@@ -377,14 +418,16 @@ void CudaChemistrySolver::reset_steps() {
 void CudaChemistrySolver::set_next_steps(std::span<const double> steps) {
   Impl& s = *impl_;
   if (static_cast<std::int64_t>(steps.size()) != s.cells) {
-    fail(ErrorCategory::invalid_input, "GPU chemistry: ", steps.size(), " next steps for ", s.cells, " device cells");
+    fail(ErrorCategory::invalid_input, "GPU chemistry: ", steps.size(), " next steps for ", s.cells,
+         " device cells");
   }
   for (std::size_t c = 0; c < steps.size(); ++c) {
     s.host_statistics[c] = CellStatistics{};
     s.host_statistics[c].next_step = steps[c];
   }
   s.statistics.copy_from_host_async(
-      std::span<const CellStatistics>(s.host_statistics.data(), s.host_statistics.size()), *s.stream);
+      std::span<const CellStatistics>(s.host_statistics.data(), s.host_statistics.size()),
+      *s.stream);
   s.stream->synchronize();
 }
 
@@ -401,7 +444,8 @@ void CudaChemistrySolver::download(ChemistryBatch& batch, std::int64_t first) {
     with_layout(s.settings.layout, [&](auto layout) {
       cuda_detail::gather_from_layout<decltype(layout)>
           <<<grid_for(s.cells, conversion_threads), conversion_threads, 0, native(*s.stream)>>>(
-              s.concentrations.data(), n, s.species_order.data(), s.cells, n, s.raw_concentrations.data());
+              s.concentrations.data(), n, s.species_order.data(), s.cells, n,
+              s.raw_concentrations.data());
     });
     FOEHN_CUDA_CHECK_LAUNCH("chemistry gather_from_layout");
     s.raw_concentrations.copy_to_host_async(
@@ -415,7 +459,8 @@ void CudaChemistrySolver::download(ChemistryBatch& batch, std::int64_t first) {
 
 ChemistryStepReport CudaChemistrySolver::solve(ChemistryBatch& batch, double duration) {
   const bool throw_on_failure = impl_->prepared.throw_on_failure;
-  impl_->prepared.throw_on_failure = false;  // download first, so the batch holds where cells stopped
+  impl_->prepared.throw_on_failure =
+      false;  // download first, so the batch holds where cells stopped
   upload(batch);
   ChemistryStepReport report;
   try {
@@ -436,19 +481,21 @@ double CudaChemistrySolver::factor_matrices(double* device_matrices, std::int64_
   s.start.record(*s.stream);
   if (strategy_for(count) == GpuChemistryStrategy::thread_per_cell) {
     with_layout(s.settings.layout, [&](auto l) {
-      cuda_detail::factor_batch<decltype(l)><<<grid_for(count, threads), threads, 0, native(*s.stream)>>>(
-          s.device_view, device_matrices, count);
+      cuda_detail::factor_batch<decltype(l)>
+          <<<grid_for(count, threads), threads, 0, native(*s.stream)>>>(s.device_view,
+                                                                        device_matrices, count);
     });
     FOEHN_CUDA_CHECK_LAUNCH("chemistry factor_batch");
   } else {
     const int warps = cuda_detail::factor_warps_per_block;
-    const std::size_t shared = static_cast<std::size_t>(warps) * s.host_view.nonzero_count * sizeof(double);
+    const std::size_t shared =
+        static_cast<std::size_t>(warps) * s.host_view.nonzero_count * sizeof(double);
     with_layout(s.settings.layout, [&](auto l) {
       auto kernel = cuda_detail::factor_batch_by_warps<decltype(l)>;
       FOEHN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             static_cast<int>(shared)));
-      kernel<<<grid_for(count, warps), 32 * warps, shared, native(*s.stream)>>>(s.device_view, s.lists,
-                                                                                device_matrices, count);
+      kernel<<<grid_for(count, warps), 32 * warps, shared, native(*s.stream)>>>(
+          s.device_view, s.lists, device_matrices, count);
     });
     FOEHN_CUDA_CHECK_LAUNCH("chemistry factor_batch_by_warps");
   }

@@ -54,7 +54,7 @@ bool level_resident_fits(const StencilGrid& grid, std::size_t value_size) {
 template <typename T>
 CudaHorizontalDiffusion<T>::CudaHorizontalDiffusion(const StencilGrid& grid,
                                                     const HorizontalDiffusion& options,
-                                                    CudaDiffusionSettings settings,
+                                                    CudaHorizontalDiffusionSettings settings,
                                                     const Stream& stream)
     : grid_(grid), options_(options) {
   validate(grid, options, grid.size(), "CudaHorizontalDiffusion");
@@ -249,7 +249,7 @@ void CudaHorizontalDiffusion<T>::run(const Stream& stream) {
 
 template <typename T>
 void diffuse_cuda(std::span<T> field, const StencilGrid& grid, const HorizontalDiffusion& options,
-                  CudaDiffusionSettings settings) {
+                  CudaHorizontalDiffusionSettings settings) {
   validate(grid, options, field.size(), "diffuse_cuda");
   Stream stream;
   CudaHorizontalDiffusion<T> diffusion(grid, options, settings, stream);
@@ -262,8 +262,8 @@ void diffuse_cuda(std::span<T> field, const StencilGrid& grid, const HorizontalD
 template class CudaHorizontalDiffusion<float>;
 template class CudaHorizontalDiffusion<double>;
 template void diffuse_cuda<float>(std::span<float>, const StencilGrid&, const HorizontalDiffusion&,
-                                  CudaDiffusionSettings);
+                                  CudaHorizontalDiffusionSettings);
 template void diffuse_cuda<double>(std::span<double>, const StencilGrid&,
-                                   const HorizontalDiffusion&, CudaDiffusionSettings);
+                                   const HorizontalDiffusion&, CudaHorizontalDiffusionSettings);
 
 }  // namespace foehn::stencils

@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "foehn/mesh/mountain.hpp"
+#include "foehn/petsc/assembler_options.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/petsc_check.hpp"
@@ -27,27 +28,20 @@ namespace {
 
 struct Options {
   PetscInt cells = 8, levels = 3;
-  std::string backend = "auto", strategy = "fused_atomic", output;
+  std::string output;
 };
 
 PetscErrorCode read_options(Options& o) {
-  char backend[32] = "auto", strategy[32] = "fused_atomic", output[PETSC_MAX_PATH_LEN] = "";
+  char output[PETSC_MAX_PATH_LEN] = "";
   PetscFunctionBeginUser;
   PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "foehn-poisson: manufactured Poisson problem", "");
   PetscCall(PetscOptionsInt("-cells", "Horizontal cells of the coarsest mesh (vertical: 3/4 of it)",
                             "", o.cells, &o.cells, nullptr));
   PetscCall(PetscOptionsInt("-levels", "Meshes, each with twice the cells per direction", "",
                             o.levels, &o.levels, nullptr));
-  PetscCall(PetscOptionsString("-foehn_backend", "Assembly backend: cpu, cuda or auto", "", backend,
-                               backend, sizeof backend, nullptr));
-  PetscCall(PetscOptionsString("-foehn_assembly",
-                               "CUDA strategy: seed, fused_atomic, fused_map, deterministic", "",
-                               strategy, strategy, sizeof strategy, nullptr));
-  PetscCall(PetscOptionsString("-output", "Write the finest solution and error as .pvtu", "", output,
-                               output, sizeof output, nullptr));
+  PetscCall(PetscOptionsString("-output", "Write the finest solution and error as .pvtu", "",
+                               output, output, sizeof output, nullptr));
   PetscOptionsEnd();
-  o.backend = backend;
-  o.strategy = strategy;
   o.output = output;
   PetscFunctionReturn(0);
 }
@@ -55,6 +49,10 @@ PetscErrorCode read_options(Options& o) {
 void run() {
   Options o;
   FOEHN_PETSC_CHECK(read_options(o));
+  // -foehn_backend (default auto) and -foehn_assembly (default fused_atomic), unprefixed as in
+  // every Foehn program; a wrong value is bad input naming the option and the accepted values.
+  fe::AssemblerOptions assembly = petsc::assembler_options_from_database(
+      PETSC_COMM_WORLD, "", {.backend = "auto", .strategy = fe::AssemblyStrategy::fused_atomic});
   const auto handoff = petsc::matrix_handoff_options_from_database(PETSC_COMM_WORLD, "poisson_");
   std::string solver_description;
   {
@@ -65,11 +63,13 @@ void run() {
   }
   if (o.cells < 2 || o.levels < 1 || o.levels > 6)
     fail(ErrorCategory::invalid_input, "-cells must be >= 2 and -levels in 1..6");
-  const fe::AssemblyStrategy strategy = fe::parse_assembly_strategy(o.strategy);
   int rank = 0, ranks = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
-  const Backend backend = select_backend(o.backend, rank == 0 ? &std::cerr : nullptr);
+  // Resolved once, here, so that auto's notice is printed once and the rank's GPU is chosen
+  // before any assembler is made; every level's assembler is then given the resolved name.
+  const Backend backend = select_backend(assembly.backend, rank == 0 ? &std::cerr : nullptr);
+  assembly.backend = std::string(to_string(backend));
   if (backend == Backend::cuda) petsc::select_device_for_rank(PETSC_COMM_WORLD);
 
   if (rank == 0)
@@ -89,9 +89,9 @@ void run() {
       const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
       return petsc::distribute_mesh(PETSC_COMM_WORLD, rank == 0 ? &whole : nullptr);
     }();
-    const auto solution = ManufacturedSolution::for_box(
-        mesh_options.length_x, mesh_options.length_y, mesh_options.height);
-    PoissonProblem problem(mesh, solution, backend, strategy, handoff);
+    const auto solution = ManufacturedSolution::for_box(mesh_options.length_x,
+                                                        mesh_options.length_y, mesh_options.height);
+    PoissonProblem problem(mesh, solution, assembly, handoff);
     petsc::LinearSolver solver(PETSC_COMM_WORLD, "poisson_", petsc::SolverKind::pressure);
     app::Stopwatch assemble_clock;
     problem.assemble();
@@ -103,8 +103,9 @@ void run() {
         level == 0 ? 0.0 : std::log(previous_error / error) / std::log(previous_h / h);
     if (rank == 0)
       std::printf("%6d %10lld %10lld %12.4e %6.2f %6d %9.3fs %9.3fs\n", level,
-                  static_cast<long long>(mesh.global_tets), static_cast<long long>(mesh.global_nodes),
-                  error, order, result.iterations, assemble_seconds, result.solve_seconds);
+                  static_cast<long long>(mesh.global_tets),
+                  static_cast<long long>(mesh.global_nodes), error, order, result.iterations,
+                  assemble_seconds, result.solve_seconds);
     solver_description = solver.description();
     previous_error = error;
     previous_h = h;
@@ -119,7 +120,12 @@ void run() {
       if (rank == 0) std::printf("wrote %s\n", o.output.c_str());
     }
   }
-  if (rank == 0) std::printf("solver: %s\n", solver_description.c_str());
+  if (rank == 0) {
+    std::string backend_text(to_string(backend));  // "cpu", "cuda, fused_atomic strategy"
+    if (backend == Backend::cuda)
+      backend_text += ", " + std::string(fe::to_string(assembly.strategy)) + " strategy";
+    std::printf("assembly: %s\nsolver: %s\n", backend_text.c_str(), solver_description.c_str());
+  }
 }
 
 }  // namespace

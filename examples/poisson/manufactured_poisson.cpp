@@ -1,10 +1,8 @@
 #include "manufactured_poisson.hpp"
-#include "poisson_device.hpp"
 
 #include <cmath>
 #include <numbers>
 
-#include "foehn/fe/cpu_assembler.hpp"
 #include "foehn/fe/quadrature.hpp"
 #include "foehn/petsc/dirichlet.hpp"
 #include "foehn/petsc/log_events.hpp"
@@ -47,7 +45,8 @@ void mark_boundary_nodes(TetMesh& mesh) {
   MeshField field{dirichlet_field_name, 1, std::vector<double>(mesh.node_count(), 0.0)};
   for (const Triangle& face : mesh.boundary_faces)
     for (const std::int32_t node : face) field.values.at(static_cast<std::size_t>(node)) = 1.0;
-  std::erase_if(mesh.node_fields, [](const MeshField& f) { return f.name == dirichlet_field_name; });
+  std::erase_if(mesh.node_fields,
+                [](const MeshField& f) { return f.name == dirichlet_field_name; });
   mesh.node_fields.push_back(std::move(field));
 }
 
@@ -63,9 +62,9 @@ const MeshField& dirichlet_field(const TetMesh& mesh) {
 }  // namespace
 
 PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedSolution solution,
-                               Backend backend, fe::AssemblyStrategy strategy,
+                               const fe::AssemblerOptions& assembly,
                                const petsc::MatrixHandoffOptions& handoff)
-    : mesh_(mesh), exact_(solution), backend_(backend), strategy_(strategy), exchange_(mesh, 1) {
+    : mesh_(mesh), exact_(solution), exchange_(mesh, 1), assembler_(mesh.local, assembly) {
   const TetMesh& local = mesh.local;
   const std::size_t nodes = local.node_count();
   tensor_.resize(9 * nodes);
@@ -79,8 +78,7 @@ PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedS
     if (marks.values[n] != 0) dirichlet_nodes_.push_back(static_cast<std::int32_t>(n));
 
   const petsc::NodeNumbering numbering = petsc::distributed_numbering(mesh);
-  fe::CpuAssembler pattern_source(local);  // the pattern (and the CPU backend's assembler)
-  matrix_ = std::make_unique<petsc::PetscMatrix>(numbering, pattern_source.pattern(), 1, 1, handoff);
+  matrix_ = std::make_unique<petsc::PetscMatrix>(numbering, assembler_.pattern(), 1, 1, handoff);
   rhs_ = std::make_unique<petsc::PetscVector>(numbering, 1);
   solution_ = exchange_.create_vector();
   boundary_values_ = exchange_.create_vector();
@@ -89,23 +87,50 @@ PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedS
   exchange_.local_to_global(g, boundary_values_.get(), petsc::ExchangeMode::insert);
   const int component[] = {0};
   dirichlet_rows_ = petsc::owned_dirichlet_rows(numbering, dirichlet_nodes_, 1, component);
-  init_backend();
+  if (assembler_.native_memory() == fe::Memory::host) {
+    host_values_ = assembler_.create_matrix<fe::DiffusionOperator>();
+    host_load_.resize(nodes);
+  } else {
+    const Stream& stream = *assembler_.stream();
+    device_values_ = DeviceArray<double>(assembler_.value_count<fe::DiffusionOperator>(), stream);
+    device_load_ = DeviceArray<double>(nodes, stream);
+  }
 }
 
+PoissonProblem::~PoissonProblem() = default;
+
 void PoissonProblem::assemble() {
-  if (backend_ == Backend::cuda) {
-    assemble_on_device();
+  // The fields live on the host whatever the backend: the CUDA assembler copies them to the GPU
+  // at every call, which costs what uploading them once would, as a mesh is assembled once
+  // (twice in a test).
+  fe::DiffusionOperator op;
+  op.tensor = fe::field_ref(tensor_);
+  op.source = fe::field_ref(source_);
+  // The results stay where the backend makes them, because PETSc takes each from there by its
+  // own path: host values are copied into the Mat, device values go by one asynchronous copy
+  // (begin/end_set_values) straight into PETSc's value array, with no host vector in between.
+  // The Mat is a host one (foehn-poisson solves on the host), so begin_device_write, which
+  // hands out a device Mat's own array, has no place here.
+  if (assembler_.native_memory() == fe::Memory::host) {
+    {
+      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
+      assembler_.assemble(op, fe::Memory::host, host_values_, host_load_);
+    }
+    matrix_->set_values(host_values_);
+    rhs_->set_values(host_load_);
   } else {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
-    fe::CpuAssembler assembler(mesh_.local);
-    fe::BlockCsrMatrix values = assembler.create_matrix<fe::DiffusionOperator>();
-    std::vector<double> load(mesh_.local.node_count(), 0.0);
-    fe::DiffusionOperator op;
-    op.tensor = fe::field_ref(tensor_);
-    op.source = fe::field_ref(source_);
-    assembler.assemble(op, values, load);
-    matrix_->set_values(values);
-    rhs_->set_values(load);
+    const Stream& stream = *assembler_.stream();
+    {
+      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
+      assembler_.assemble(op, fe::Memory::host,
+                          {fe::Memory::device,
+                           {device_values_.data(), device_values_.size()},
+                           {device_load_.data(), device_load_.size()}});
+    }
+    matrix_->begin_set_values(device_values_, stream);
+    rhs_->begin_set_values(device_load_, stream);
+    matrix_->end_set_values();
+    rhs_->end_set_values();
   }
   // The solution vector starts as g: the boundary values and the initial guess.
   FOEHN_PETSC_CHECK(VecCopy(boundary_values_.get(), solution_.get()));
@@ -154,7 +179,11 @@ double PoissonProblem::integrate_squared(bool error) const {
   return std::sqrt(total);
 }
 
-double PoissonProblem::l2_error() const { return integrate_squared(true); }
-double PoissonProblem::l2_norm_of_exact() const { return integrate_squared(false); }
+double PoissonProblem::l2_error() const {
+  return integrate_squared(true);
+}
+double PoissonProblem::l2_norm_of_exact() const {
+  return integrate_squared(false);
+}
 
 }  // namespace foehn::examples

@@ -2,16 +2,17 @@
 // A Poisson problem with a known solution, solved through the whole Foehn + PETSc path:
 //   -div(K grad u) = f  on a (distributed) tetrahedral mesh,  u = g on the boundary,
 // with u = sin(kx x + px) cos(ky y) sin(kz z + pz) and a constant, full, anisotropic SPD K,
-// so f and g are known in closed form. Each rank assembles its own elements (CPU reference
-// or CUDA), hands matrix and RHS to PETSc, applies the symmetric Dirichlet elimination and
-// solves with a LinearSolver. The discrete L2 error then measures the whole chain: P1
-// elements converge at second order in L2, so anything wrong anywhere shows as a lost order.
+// so f and g are known in closed form. Each rank assembles its own elements with fe::Assembler
+// (CPU reference or CUDA, -foehn_backend), hands matrix and RHS to PETSc, applies the symmetric
+// Dirichlet elimination and solves with a LinearSolver. The discrete L2 error then measures the
+// whole chain: P1 elements converge at second order in L2, so anything wrong anywhere shows as a
+// lost order.
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/assembler.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/linear_solver.hpp"
@@ -19,6 +20,7 @@
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/backend.hpp"
+#include "foehn/runtime/device_array.hpp"
 
 namespace foehn::examples {
 
@@ -43,9 +45,11 @@ void mark_boundary_nodes(TetMesh& mesh);
 class PoissonProblem {
  public:
   // `mesh` must carry the dirichlet node field (mark_boundary_nodes before distribution) and
-  // outlive the problem. Collective.
+  // outlive the problem. `assembly` chooses the backend (cpu, cuda or auto) and CUDA strategy,
+  // e.g. petsc::assembler_options_from_database; with cuda, the rank's device must already be
+  // selected (petsc::select_device_for_rank). Collective.
   PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedSolution solution,
-                 Backend backend, fe::AssemblyStrategy strategy = fe::AssemblyStrategy::fused_atomic,
+                 const fe::AssemblerOptions& assembly,
                  const petsc::MatrixHandoffOptions& handoff = {});
   ~PoissonProblem();
   PoissonProblem(const PoissonProblem&) = delete;
@@ -60,6 +64,7 @@ class PoissonProblem {
   Vec rhs() const { return rhs_->vec(); }
   Vec solution() const { return solution_.get(); }
   const petsc::DistributedMesh& mesh() const { return mesh_; }
+  Backend backend() const { return assembler_.backend(); }
 
   // The solution on this rank's local nodes (owned and ghosts). Collective.
   std::vector<double> local_solution() const;
@@ -70,22 +75,22 @@ class PoissonProblem {
 
  private:
   double integrate_squared(bool error) const;
-  void init_backend();
-  void assemble_on_device();
 
   const petsc::DistributedMesh& mesh_;
   ManufacturedSolution exact_;
-  Backend backend_;
-  fe::AssemblyStrategy strategy_;
   std::vector<double> tensor_, source_;
   std::vector<std::int32_t> dirichlet_nodes_;
   petsc::NodeExchange exchange_;
+  fe::Assembler assembler_;  // before matrix_, which is created on its pattern
   std::unique_ptr<petsc::PetscMatrix> matrix_;
   std::unique_ptr<petsc::PetscVector> rhs_;
   petsc::UniqueVec solution_, boundary_values_;
   std::vector<PetscInt> dirichlet_rows_;
-  struct Device;  // CUDA state (assembler, stream, device fields), only for the cuda backend
-  std::unique_ptr<Device> device_;
+  // The assembled values where the backend makes them (assembler_.native_memory()), kept
+  // between assemblies: a host matrix and load for the CPU, device arrays for CUDA.
+  fe::BlockCsrMatrix host_values_;
+  std::vector<double> host_load_;
+  DeviceArray<double> device_values_, device_load_;
 };
 
 }  // namespace foehn::examples

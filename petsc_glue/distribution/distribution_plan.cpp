@@ -205,9 +205,9 @@ DistributedMesh cut_part(const TetMesh& input, const DistributionPlan& plan, int
     out.global_of_local[l] = plan.global_of_node[n];
     out.owner_of_local[l] = plan.owner_of_node[n];
   }
-  if (out.owned_nodes != plan.ownership_ranges[p + 1] - plan.ownership_ranges[p])
-    fail(ErrorCategory::internal, "part ", part, " touches ", out.owned_nodes,
-         " of its owned nodes but owns ", plan.ownership_ranges[p + 1] - plan.ownership_ranges[p]);
+  FOEHN_CHECK(out.owned_nodes == plan.ownership_ranges[p + 1] - plan.ownership_ranges[p], "part ",
+              part, " touches ", out.owned_nodes, " of its owned nodes but owns ",
+              plan.ownership_ranges[p + 1] - plan.ownership_ranges[p]);
 
   TetMesh& local = out.local;
   local.nodes = select(input.nodes, out.input_node_of_local);

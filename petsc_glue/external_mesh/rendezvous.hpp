@@ -29,9 +29,8 @@ std::vector<std::vector<Record>> exchange_lists(MPI_Comm comm,
   std::vector<int> send_counts(ranks, 0), receive_counts(ranks, 0);
   std::vector<int> send_offsets, receive_offsets;
   run_collectively(comm, [&] {
-    if (outgoing.size() != ranks)
-      fail(ErrorCategory::internal, "exchange_lists: ", outgoing.size(), " lists for ", ranks,
-           " ranks");
+    FOEHN_CHECK(outgoing.size() == ranks, "exchange_lists: ", outgoing.size(), " lists for ", ranks,
+                " ranks");
     for (std::size_t r = 0; r < ranks; ++r) {
       send_counts[r] = to_mpi_count(static_cast<std::int64_t>(outgoing[r].size() * sizeof(Record)),
                                     "bytes for one rank");

@@ -24,7 +24,8 @@ Pattern jacobian_pattern(const Mechanism& m) {
     for (const SpeciesAmount& a : r.products) net[a.species] += a.amount;
     for (const auto& [species, change] : net) {
       if (change == 0.0 || m.species[static_cast<std::size_t>(species)].constant) continue;
-      for (const SpeciesAmount& a : r.reactants) pattern[static_cast<std::size_t>(species)].insert(a.species);
+      for (const SpeciesAmount& a : r.reactants)
+        pattern[static_cast<std::size_t>(species)].insert(a.species);
     }
   }
   return pattern;
@@ -48,7 +49,9 @@ std::vector<int> minimum_degree_order(const Pattern& pattern) {
   for (std::size_t step = 0; step < n; ++step) {
     int best = -1;
     for (std::size_t i = 0; i < n; ++i) {
-      if (!eliminated[i] && (best < 0 || graph[i].size() < graph[static_cast<std::size_t>(best)].size())) best = static_cast<int>(i);
+      if (!eliminated[i] &&
+          (best < 0 || graph[i].size() < graph[static_cast<std::size_t>(best)].size()))
+        best = static_cast<int>(i);
     }
     eliminated[static_cast<std::size_t>(best)] = true;
     order.push_back(best);
@@ -137,7 +140,9 @@ CompiledMechanismView CompiledMechanism::view() const {
 
 CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) {
   const int n = static_cast<int>(mechanism.species.size());
-  if (n == 0) fail(ErrorCategory::invalid_input, "chemistry: mechanism '", mechanism.name, "' has no species");
+  if (n == 0)
+    fail(ErrorCategory::invalid_input, "chemistry: mechanism '", mechanism.name,
+         "' has no species");
   CompiledMechanism c;
   const Pattern original = jacobian_pattern(mechanism);
   if (ordering == SpeciesOrdering::minimum_degree) {
@@ -148,19 +153,23 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     for (int i = 0; i < n; ++i) c.species_order.push_back(i);
   }
   c.compiled_index.assign(static_cast<std::size_t>(n), 0);
-  for (int p = 0; p < n; ++p) c.compiled_index[static_cast<std::size_t>(c.species_order[static_cast<std::size_t>(p)])] = p;
+  for (int p = 0; p < n; ++p)
+    c.compiled_index[static_cast<std::size_t>(c.species_order[static_cast<std::size_t>(p)])] = p;
   auto at = [&](int species) { return c.compiled_index[static_cast<std::size_t>(species)]; };
 
   // Symbolic LU in compiled order: row i gains row k's upper part for every lower entry (i,k),
   // visited in increasing k (including entries that were themselves filled in).
   Pattern lu(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
-    for (int j : original[static_cast<std::size_t>(i)]) lu[static_cast<std::size_t>(at(i))].insert(at(j));
+    for (int j : original[static_cast<std::size_t>(i)])
+      lu[static_cast<std::size_t>(at(i))].insert(at(j));
   }
   for (const auto& row : lu) c.jacobian_nonzeros += static_cast<std::int64_t>(row.size());
   for (std::size_t i = 0; i < lu.size(); ++i) {
     for (auto k = lu[i].begin(); k != lu[i].end() && *k < static_cast<int>(i); ++k) {
-      for (auto j = lu[static_cast<std::size_t>(*k)].upper_bound(*k); j != lu[static_cast<std::size_t>(*k)].end(); ++j) lu[i].insert(*j);
+      for (auto j = lu[static_cast<std::size_t>(*k)].upper_bound(*k);
+           j != lu[static_cast<std::size_t>(*k)].end(); ++j)
+        lu[i].insert(*j);
     }
   }
   c.row_start.push_back(0);
@@ -176,18 +185,20 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     const auto first = c.column.begin() + c.row_start[static_cast<std::size_t>(row)];
     const auto last = c.column.begin() + c.row_start[static_cast<std::size_t>(row) + 1];
     const auto it = std::lower_bound(first, last, col);
-    if (it == last || *it != col) fail(ErrorCategory::internal, "chemistry: (", row, ",", col, ") not in LU pattern");
+    FOEHN_CHECK(it != last && *it == col, "chemistry: (", row, ",", col, ") not in LU pattern");
     return static_cast<int>(it - c.column.begin());
   };
 
   // Numeric LU schedule (IKJ Doolittle, same visiting order as the symbolic pass).
   for (int i = 0; i < n; ++i) {
-    for (int s = c.row_start[static_cast<std::size_t>(i)]; s < c.diagonal[static_cast<std::size_t>(i)]; ++s) {
+    for (int s = c.row_start[static_cast<std::size_t>(i)];
+         s < c.diagonal[static_cast<std::size_t>(i)]; ++s) {
       const int k = c.column[static_cast<std::size_t>(s)];
       c.lu_lower_slot.push_back(s);
       c.lu_lower_pivot.push_back(c.diagonal[static_cast<std::size_t>(k)]);
       int updates = 0;
-      for (int t = c.diagonal[static_cast<std::size_t>(k)] + 1; t < c.row_start[static_cast<std::size_t>(k) + 1]; ++t) {
+      for (int t = c.diagonal[static_cast<std::size_t>(k)] + 1;
+           t < c.row_start[static_cast<std::size_t>(k) + 1]; ++t) {
         c.lu_update_target.push_back(slot(i, c.column[static_cast<std::size_t>(t)]));
         c.lu_update_source.push_back(t);
         ++updates;
@@ -205,7 +216,8 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     c.rate_parameters.insert(c.rate_parameters.end(), r.parameters.begin(), r.parameters.end());
     c.external_index.push_back(r.external_rate);
     for (const SpeciesAmount& a : r.reactants) {
-      for (int repeat = 0; repeat < static_cast<int>(a.amount); ++repeat) c.reactant_species.push_back(at(a.species));
+      for (int repeat = 0; repeat < static_cast<int>(a.amount); ++repeat)
+        c.reactant_species.push_back(at(a.species));
     }
     c.reactant_start.push_back(static_cast<int>(c.reactant_species.size()));
     std::map<int, double> net;
@@ -220,7 +232,8 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     const std::size_t r_index = c.rate_type.size() - 1;
     for (int l = c.reactant_start[r_index]; l < c.reactant_start[r_index + 1]; ++l) {
       for (int ch = c.change_start[r_index]; ch < c.change_start[r_index + 1]; ++ch) {
-        c.jacobian_slot.push_back(slot(c.change_species[static_cast<std::size_t>(ch)], c.reactant_species[static_cast<std::size_t>(l)]));
+        c.jacobian_slot.push_back(slot(c.change_species[static_cast<std::size_t>(ch)],
+                                       c.reactant_species[static_cast<std::size_t>(l)]));
       }
     }
   }

@@ -35,14 +35,16 @@ PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const Rosenbrock
          " must be >= 0 (0: the whole chemistry step)");
   }
   if (c.max_steps < 1) {
-    fail(ErrorCategory::invalid_input, "chemistry solver: option max_steps = ", c.max_steps, " must be >= 1");
+    fail(ErrorCategory::invalid_input, "chemistry solver: option max_steps = ", c.max_steps,
+         " must be >= 1");
   }
   if (!(c.fac_min > 0.0 && c.fac_min <= 1.0 && c.fac_max >= 1.0 && std::isfinite(c.fac_max))) {
-    fail(ErrorCategory::invalid_input, "chemistry solver: step factors must satisfy 0 < fac_min (", c.fac_min,
-         ") <= 1 <= fac_max (", c.fac_max, ")");
+    fail(ErrorCategory::invalid_input, "chemistry solver: step factors must satisfy 0 < fac_min (",
+         c.fac_min, ") <= 1 <= fac_max (", c.fac_max, ")");
   }
   if (mechanism.species.empty()) {
-    fail(ErrorCategory::invalid_input, "chemistry solver: mechanism '", mechanism.name, "' has no species");
+    fail(ErrorCategory::invalid_input, "chemistry solver: mechanism '", mechanism.name,
+         "' has no species");
   }
   const std::size_t species = mechanism.species.size();
   if (!options.absolute_tolerance.empty() && options.absolute_tolerance.size() != species) {
@@ -59,8 +61,9 @@ PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const Rosenbrock
   prepared.absolute_tolerance.resize(species);
   for (std::size_t position = 0; position < species; ++position) {
     const auto s = static_cast<std::size_t>(prepared.compiled.species_order[position]);
-    const double tolerance =
-        options.absolute_tolerance.empty() ? mechanism.species[s].absolute_tolerance : options.absolute_tolerance[s];
+    const double tolerance = options.absolute_tolerance.empty()
+                                 ? mechanism.species[s].absolute_tolerance
+                                 : options.absolute_tolerance[s];
     if (!(std::isfinite(tolerance) && tolerance > 0.0)) {
       fail(ErrorCategory::invalid_input, "chemistry solver: absolute tolerance of species '",
            mechanism.species[s].name, "' is ", tolerance, " (must be positive and finite)");
@@ -72,15 +75,20 @@ PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const Rosenbrock
 
 std::string_view cell_status_name(CellStatus status) {
   switch (status) {
-    case CellStatus::success: return "success";
-    case CellStatus::too_many_steps: return "too many steps";
-    case CellStatus::step_too_small: return "step size too small (non-finite solution)";
-    case CellStatus::singular_matrix: return "singular iteration matrix";
+    case CellStatus::success:
+      return "success";
+    case CellStatus::too_many_steps:
+      return "too many steps";
+    case CellStatus::step_too_small:
+      return "step size too small (non-finite solution)";
+    case CellStatus::singular_matrix:
+      return "singular iteration matrix";
   }
   return "unknown status";
 }
 
-ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cells, std::int64_t first_cell_index) {
+ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cells,
+                              std::int64_t first_cell_index) {
   ChemistryStepReport report;
   report.cells = cells;
   for (std::int64_t c = 0; c < cells; ++c) {
@@ -106,7 +114,8 @@ ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cel
 }
 
 void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part) {
-  if (part.failed_cells > 0 && (total.failed_cells == 0 || part.first_failed_cell < total.first_failed_cell)) {
+  if (part.failed_cells > 0 &&
+      (total.failed_cells == 0 || part.first_failed_cell < total.first_failed_cell)) {
     total.first_failed_cell = part.first_failed_cell;
     total.first_failure = part.first_failure;
   }
@@ -126,34 +135,38 @@ void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part) {
 
 void throw_if_failed(const ChemistryStepReport& report, std::string_view backend) {
   if (report.failed_cells == 0) return;
-  fail(ErrorCategory::numerical, "chemistry (", backend, "): ", report.failed_cells, " of ", report.cells,
-       " cells failed; first: cell ", report.first_failed_cell, " (", cell_status_name(report.first_failure),
+  fail(ErrorCategory::numerical, "chemistry (", backend, "): ", report.failed_cells, " of ",
+       report.cells, " cells failed; first: cell ", report.first_failed_cell, " (",
+       cell_status_name(report.first_failure),
        "). Loosen the tolerances, raise -chem_max_steps or check the cell's inputs");
 }
 
-ChemistrySolverCpu::ChemistrySolverCpu(const Mechanism& mechanism, const RosenbrockOptions& options)
+CpuChemistrySolver::CpuChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options)
     : prepared_(prepare_mechanism(mechanism, options)) {}
 
-void ChemistrySolverCpu::set_next_steps(std::int64_t cells, std::int64_t first, std::span<const double> steps) {
+void CpuChemistrySolver::set_next_steps(std::int64_t cells, std::int64_t first,
+                                        std::span<const double> steps) {
   const auto count = static_cast<std::int64_t>(steps.size());
   if (cells < 0 || first < 0 || first + count > cells) {
-    fail(ErrorCategory::invalid_input, "chemistry solver: next steps for cells [", first, ", ", first + count,
-         ") outside a batch of ", cells, " cells");
+    fail(ErrorCategory::invalid_input, "chemistry solver: next steps for cells [", first, ", ",
+         first + count, ") outside a batch of ", cells, " cells");
   }
   if (static_cast<std::int64_t>(statistics_.size()) != cells) {
     statistics_.assign(static_cast<std::size_t>(cells), CellStatistics{});
   }
-  for (std::int64_t c = 0; c < count; ++c) statistics_[static_cast<std::size_t>(first + c)].next_step = steps[c];
+  for (std::int64_t c = 0; c < count; ++c)
+    statistics_[static_cast<std::size_t>(first + c)].next_step = steps[c];
 }
 
-ChemistryStepReport ChemistrySolverCpu::solve(ChemistryBatch& batch, double duration) {
+ChemistryStepReport CpuChemistrySolver::solve(ChemistryBatch& batch, double duration) {
   ChemistryStepReport report = solve_range(batch, duration, 0, batch.cell_count);
   if (prepared_.throw_on_failure) throw_if_failed(report, "CPU");
   return report;
 }
 
-ChemistryStepReport ChemistrySolverCpu::solve_range(ChemistryBatch& batch, double duration, std::int64_t first,
-                                                    std::int64_t count, int threads) {
+ChemistryStepReport CpuChemistrySolver::solve_range(ChemistryBatch& batch, double duration,
+                                                    std::int64_t first, std::int64_t count,
+                                                    int threads) {
   require_positive_finite("duration (chemistry step)", duration);
   validate_batch_range(prepared_.mechanism, batch, first, count);
   if (static_cast<std::int64_t>(statistics_.size()) != batch.cell_count) {
@@ -181,12 +194,16 @@ ChemistryStepReport ChemistrySolverCpu::solve_range(ChemistryBatch& batch, doubl
       const auto c = static_cast<std::size_t>(cell);
       double* concentrations = batch.concentrations.data() + c * static_cast<std::size_t>(n);
       compute_rate_constants(view, batch.temperature[c], batch.pressure[c],
-                             batch.external_rates.data() + c * static_cast<std::size_t>(rates), k.data());
-      for (int i = 0; i < n; ++i) y[static_cast<std::size_t>(i)] = concentrations[order[static_cast<std::size_t>(i)]];
+                             batch.external_rates.data() + c * static_cast<std::size_t>(rates),
+                             k.data());
+      for (int i = 0; i < n; ++i)
+        y[static_cast<std::size_t>(i)] = concentrations[order[static_cast<std::size_t>(i)]];
       CellStatistics& stats = statistics_[c];
-      stats = integrate_cell(view, tableau, control, absolute_tolerance, duration, stats.next_step,
-                             CellSpan<1>{k.data()}, CellSpan<1>{y.data()}, CellSpan<1>{work.data()});
-      for (int i = 0; i < n; ++i) concentrations[order[static_cast<std::size_t>(i)]] = y[static_cast<std::size_t>(i)];
+      stats =
+          integrate_cell(view, tableau, control, absolute_tolerance, duration, stats.next_step,
+                         CellSpan<1>{k.data()}, CellSpan<1>{y.data()}, CellSpan<1>{work.data()});
+      for (int i = 0; i < n; ++i)
+        concentrations[order[static_cast<std::size_t>(i)]] = y[static_cast<std::size_t>(i)];
     }
   }
   return summarize(statistics_.data() + first, count, first);

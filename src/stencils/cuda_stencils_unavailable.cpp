@@ -14,7 +14,8 @@ bool level_resident_fits(const StencilGrid&, std::size_t) {
 
 template <typename T>
 CudaHorizontalDiffusion<T>::CudaHorizontalDiffusion(const StencilGrid&, const HorizontalDiffusion&,
-                                                    CudaDiffusionSettings, const Stream&) {
+                                                    CudaHorizontalDiffusionSettings,
+                                                    const Stream&) {
   fail_built_without_cuda("CudaHorizontalDiffusion");
 }
 template <typename T>
@@ -33,15 +34,15 @@ void CudaHorizontalDiffusion<T>::download(std::span<T>, const Stream&) const {
 }
 template <typename T>
 void diffuse_cuda(std::span<T>, const StencilGrid&, const HorizontalDiffusion&,
-                  CudaDiffusionSettings) {
+                  CudaHorizontalDiffusionSettings) {
   fail_built_without_cuda("horizontal diffusion on the GPU");
 }
 
 template class CudaHorizontalDiffusion<float>;
 template class CudaHorizontalDiffusion<double>;
 template void diffuse_cuda<float>(std::span<float>, const StencilGrid&, const HorizontalDiffusion&,
-                                  CudaDiffusionSettings);
+                                  CudaHorizontalDiffusionSettings);
 template void diffuse_cuda<double>(std::span<double>, const StencilGrid&,
-                                   const HorizontalDiffusion&, CudaDiffusionSettings);
+                                   const HorizontalDiffusion&, CudaHorizontalDiffusionSettings);
 
 }  // namespace foehn::stencils

@@ -1,15 +1,17 @@
 // Runs the foehn-assemble executable and checks what it writes against the CPU reference
 // assembler run in this process (bitwise: both run the same libfoehn code on the same mesh and
-// fields), against SciPy's MatrixMarket reader and against PETSc's MatLoad; and that bad input
-// exits with code 2 and writes nothing.
+// fields), against SciPy's MatrixMarket reader and against PETSc's MatLoad; that the backend
+// options (-foehn_backend, -foehn_assembly) keep the default CPU files byte for byte, fail
+// cleanly without a GPU and reject wrong values; and that bad input exits with code 2 and writes
+// nothing.
 
 #include <gtest/gtest.h>
 
-#include "support/run_command.hpp"
-#include "support/temp_dir.hpp"
 #include <petscmat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
 
 #include <array>
 #include <bit>
@@ -19,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -29,14 +32,15 @@
 #include "foehn/mesh/mountain.hpp"
 #include "foehn/mesh/statistics.hpp"
 #include "foehn/petsc/petsc_check.hpp"
+#include "foehn/runtime/device.hpp"
 
 namespace fs = std::filesystem;
 using namespace foehn;
 
 namespace {
 
-using foehn::testing::RunResult;
 using foehn::testing::run_command;
+using foehn::testing::RunResult;
 
 RunResult run_tool(const std::string& arguments) {
   return run_command(std::string(FOEHN_ASSEMBLE_TOOL) + " " + arguments);
@@ -105,6 +109,11 @@ void expect_same_matrix(const fe::PointCsr& a, const fe::PointCsr& b, const std:
   EXPECT_EQ(a.row_offsets, b.row_offsets) << what;
   EXPECT_EQ(a.column_indices, b.column_indices) << what;
   expect_bitwise_equal(a.values, b.values, what);
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 class AssembleTool : public ::testing::Test {
@@ -243,6 +252,73 @@ TEST_F(AssembleTool, PrintsSizesNormAndTiming) {
   EXPECT_NEAR(std::stod(r.output.substr(at + 16)) / std::sqrt(sum), 1.0, 1e-15);
 }
 
+// The default backend is the CPU (EveryOperatorWritesTheMatrixOfTheCpuAssemblerBitwise checks
+// its values): naming it changes no byte of any output, and a CUDA strategy given with it is
+// pointed out rather than silently ignored.
+TEST_F(AssembleTool, ExplicitCpuBackendWritesTheDefaultFilesByteForByte) {
+  const std::string arguments = small_mesh + " -operator momentum -dt 10 -source linear";
+  const auto outputs = [&](const std::string& tag) {
+    return " -o " + path(tag + ".mtx") + " -rhs_o " + path(tag + "_rhs.mtx") + " -petsc_binary " +
+           path(tag + ".bin");
+  };
+  const RunResult by_default = run_tool(arguments + outputs("default"));
+  ASSERT_EQ(by_default.exit_code, 0) << by_default.output;
+  EXPECT_NE(by_default.output.find("\nbackend: cpu\n"), std::string::npos) << by_default.output;
+  const RunResult cpu = run_tool(arguments + " -foehn_backend cpu" + outputs("cpu"));
+  ASSERT_EQ(cpu.exit_code, 0) << cpu.output;
+  EXPECT_NE(cpu.output.find("\nbackend: cpu\n"), std::string::npos) << cpu.output;
+  const RunResult with_strategy =
+      run_tool(arguments + " -foehn_backend cpu -foehn_assembly deterministic" + outputs("noted"));
+  ASSERT_EQ(with_strategy.exit_code, 0) << with_strategy.output;
+  EXPECT_NE(with_strategy.output.find("does not use -foehn_assembly"), std::string::npos)
+      << with_strategy.output;
+  for (const std::string suffix : {".mtx", "_rhs.mtx", ".bin"}) {
+    const std::string expected = file_bytes(path("default" + suffix));
+    EXPECT_FALSE(expected.empty()) << suffix;
+    EXPECT_EQ(file_bytes(path("cpu" + suffix)), expected) << suffix;
+    EXPECT_EQ(file_bytes(path("noted" + suffix)), expected) << suffix;
+  }
+}
+
+// Without a usable GPU (no device, or a build without CUDA) -foehn_backend cuda is refused
+// before the mesh is built: one line saying so, exit code 1 (unavailable, not bad input).
+TEST_F(AssembleTool, CudaBackendWithoutAGpuIsUnavailableAndWritesNothing) {
+  if (cuda_device_count() > 0) GTEST_SKIP() << "a GPU is usable here";
+  const RunResult r = run_tool(small_mesh + " -foehn_backend cuda -o " + path("m.mtx"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("foehn-assemble: unavailable: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("backend 'cuda' was requested"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("mesh:"), std::string::npos) << "the mesh was built first:\n" << r.output;
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+// auto takes the GPU where there is one, the CPU (saying why) elsewhere; with the deterministic
+// strategy the matrix is the CPU's bit for bit either way, so this holds on every machine.
+TEST_F(AssembleTool, AutoBackendWithTheDeterministicStrategyGivesTheCpuMatrix) {
+  const TetMesh mesh = small_mountain_mesh();
+  const RunResult r = run_tool(small_mesh +
+                               " -operator diffusion -tensor 50,50,5 -source linear"
+                               " -foehn_backend auto -foehn_assembly deterministic -o " +
+                               path("m.mtx") + " -rhs_o " + path("b.mtx"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  if (cuda_device_count() > 0) {
+    EXPECT_NE(r.output.find("backend: cuda, deterministic strategy (-foehn_backend auto)"),
+              std::string::npos)
+        << r.output;
+  } else {
+    EXPECT_NE(r.output.find("using the CPU backend"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("backend: cpu (-foehn_backend auto)"), std::string::npos) << r.output;
+  }
+  const auto k = diagonal_tensor(mesh, {50, 50, 5});
+  const auto f = linear_scalar(mesh);
+  fe::DiffusionOperator op;
+  op.tensor = fe::field_ref(k);
+  op.source = fe::field_ref(f);
+  const Assembled expected = assemble(mesh, op, true);
+  expect_same_matrix(fe::read_matrix_market(path("m.mtx")), expected.matrix, "auto");
+  expect_bitwise_equal(fe::read_matrix_market_vector(path("b.mtx")), expected.rhs, "auto rhs");
+}
+
 TEST_F(AssembleTool, SciPyReadsTheMassMatrixAndItSumsToTheVolume) {
   const std::string python = FOEHN_SCIPY_PYTHON;
   if (python.empty()) GTEST_SKIP() << "no python3 with SciPy was found at configure time";
@@ -286,6 +362,15 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
   expect_bad_input("-dt 0", "-dt");
   expect_bad_input("-repeat 0", "-repeat");
   expect_bad_input("-colour red", "-colour");
+  expect_bad_input("-foehn_backend gpu", "-foehn_backend 'gpu': expected cpu, cuda or auto");
+  expect_bad_input("-foehn_assembly fastest",
+                   "-foehn_assembly 'fastest': expected seed, fused_atomic, fused_map or "
+                   "deterministic");
+  // A wrong backend value is one line naming the option, nothing else.
+  const RunResult gpu = run_tool(small_mesh + " -foehn_backend gpu");
+  EXPECT_EQ(gpu.output,
+            "foehn-assemble: invalid input: -foehn_backend 'gpu': expected cpu, cuda "
+            "or auto\n");
   expect_bad_input("-operator mass -rhs_o " + path("no/such/folder/b.mtx") + " -source constant",
                    "no/such/folder");
   const RunResult missing_folder = run_tool(small_mesh + " -o " + path("no/such/folder/m.mtx"));
@@ -302,9 +387,10 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
 TEST_F(AssembleTool, HelpListsTheOptions) {
   const RunResult r = run_tool("-help");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  for (const char* option : {"usage: foehn-assemble", "-operator", "-velocity", "-tensor",
-                             "-isotropic", "-source", "-dt", "-theta", "-density", "-viscosity",
-                             "-rhs_o", "-petsc_binary", "-repeat", "-target_tets"})
+  for (const char* option :
+       {"usage: foehn-assemble", "-operator", "-velocity", "-tensor", "-isotropic", "-source",
+        "-dt", "-theta", "-density", "-viscosity", "-rhs_o", "-petsc_binary", "-repeat",
+        "-target_tets", "-foehn_backend", "-foehn_assembly"})
     EXPECT_NE(r.output.find(option), std::string::npos) << option << "\n" << r.output;
 }
 

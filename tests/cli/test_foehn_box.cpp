@@ -1,20 +1,21 @@
 // Runs foehn-box as a user would: Robertson's problem through the driver matches the published
 // reference solution at t = 40; a synthetic run writes every cell at every output time with
 // finite, non-negative concentrations; bad options, species and files give exit code 2 and a
-// message naming the problem; a solver failure gives exit code 1 and leaves no CSV behind.
+// message naming the problem; a solver failure gives exit code 1 and leaves no CSV behind;
+// -foehn_backend picks the backend (auto: the GPU if there is one), the old -backend is refused.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <iterator>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "foehn/config.hpp"
+#include "foehn/runtime/device.hpp"
 #include "support/run_command.hpp"
 #include "support/temp_dir.hpp"
 
@@ -65,8 +66,10 @@ class BoxTool : public ::testing::Test {
 
 // Hairer & Wanner II, sec. IV.10 (reference solution of the Robertson problem at t = 40).
 TEST_F(BoxTool, RobertsonMatchesThePublishedSolution) {
-  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 40 -chem_rtol 1e-8"
-                              " -chem_atol 1e-14 -chem_method rodas4 -output " + path("robertson.csv"));
+  const RunResult r = run_box("-mechanism " + robertson +
+                              " -concentrations A=1 -duration 40 -chem_rtol 1e-8"
+                              " -chem_atol 1e-14 -chem_method rodas4 -output " +
+                              path("robertson.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("robertson"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("rodas4"), std::string::npos) << r.output;
@@ -79,15 +82,19 @@ TEST_F(BoxTool, RobertsonMatchesThePublishedSolution) {
   EXPECT_EQ(last[0], 40.0);
   EXPECT_EQ(last[1], 0.0);
   const double reference[3] = {0.7158270687193195, 9.185534764557910e-6, 0.2841637457458498};
-  for (int i = 0; i < 3; ++i) EXPECT_NEAR(last[2 + i], reference[i], 1e-5 * reference[i]) << "species " << i;
-  const auto files = std::distance(fs::directory_iterator(folder_.path()), fs::directory_iterator());
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(last[2 + i], reference[i], 1e-5 * reference[i]) << "species " << i;
+  const auto files =
+      std::distance(fs::directory_iterator(folder_.path()), fs::directory_iterator());
   EXPECT_EQ(files, 1) << "a temporary file was left behind";
 }
 
 TEST_F(BoxTool, SyntheticCellsAtEveryOutputTime) {
-  const RunResult r = run_box("-mechanism synthetic -synthetic_species 80 -synthetic_reactions 190"
-                              " -synthetic_seed 1 -cells 3 -case synthetic -case_seed 2 -duration 600"
-                              " -chem_step 100 -output_interval 200 -threads 1 -output " + path("synthetic.csv"));
+  const RunResult r = run_box(
+      "-mechanism synthetic -synthetic_species 80 -synthetic_reactions 190"
+      " -synthetic_seed 1 -cells 3 -case synthetic -case_seed 2 -duration 600"
+      " -chem_step 100 -output_interval 200 -threads 1 -output " +
+      path("synthetic.csv"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("cells*steps/s"), std::string::npos) << r.output;
   const Csv csv = read_csv(path("synthetic.csv"));
@@ -105,7 +112,8 @@ TEST_F(BoxTool, SyntheticCellsAtEveryOutputTime) {
     }
   }
   // Chemistry happened: the last time differs from the first in every cell.
-  for (std::size_t cell = 0; cell < 3; ++cell) EXPECT_NE(csv.rows[cell], csv.rows[9 + cell]) << cell;
+  for (std::size_t cell = 0; cell < 3; ++cell)
+    EXPECT_NE(csv.rows[cell], csv.rows[9 + cell]) << cell;
 }
 
 TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
@@ -138,25 +146,84 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
 }
 
 TEST_F(BoxTool, SolverFailureExits1WithoutOutput) {
-  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 40 -chem_max_steps 3"
-                              " -output " + path("fail.csv"));
+  const RunResult r = run_box("-mechanism " + robertson +
+                              " -concentrations A=1 -duration 40 -chem_max_steps 3"
+                              " -output " +
+                              path("fail.csv"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("numerical"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("too many steps"), std::string::npos) << r.output;
   EXPECT_TRUE(fs::is_empty(folder_.path())) << "a failed run left a file behind";
 }
 
-TEST_F(BoxTool, CudaBackendWithoutCudaIsUnavailable) {
-  if (FOEHN_HAVE_CUDA) GTEST_SKIP() << "built with CUDA";
-  const RunResult r = run_box("-mechanism " + robertson + " -concentrations A=1 -duration 1 -backend cuda");
-  EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_NE(r.output.find("without CUDA"), std::string::npos) << r.output;
+// No device, or a build without CUDA: cuda and split are refused before any work, exit code 1.
+TEST_F(BoxTool, GpuBackendsWithoutAGpuAreUnavailable) {
+  if (foehn::cuda_device_count() > 0) GTEST_SKIP() << "a GPU is usable here";
+  for (const std::string backend : {"cuda", "split"}) {
+    const RunResult r =
+        run_box("-mechanism " + robertson + " -concentrations A=1 -duration 1 -foehn_backend " +
+                backend + " -output " + path("x.csv"));
+    EXPECT_EQ(r.exit_code, 1) << backend << "\n" << r.output;
+    EXPECT_NE(r.output.find("foehn-box: unavailable: "), std::string::npos) << backend << "\n"
+                                                                            << r.output;
+    EXPECT_NE(r.output.find("backend 'cuda' was requested"), std::string::npos) << backend << "\n"
+                                                                                << r.output;
+  }
+  EXPECT_TRUE(fs::is_empty(folder_.path()));
+}
+
+// auto is cuda where a GPU is usable and cpu elsewhere (saying why); Robertson comes out right
+// either way, and -threads (a CPU setting) is accepted since it may apply.
+TEST_F(BoxTool, AutoBackendUsesTheGpuIfThereIsOne) {
+  const RunResult r =
+      run_box("-mechanism " + robertson +
+              " -concentrations A=1 -duration 40 -chem_rtol 1e-8"
+              " -chem_atol 1e-14 -chem_method rodas4 -threads 1 -foehn_backend auto -output " +
+              path("robertson.csv"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  if (foehn::cuda_device_count() > 0) {
+    EXPECT_NE(r.output.find("backend: cuda"), std::string::npos) << r.output;
+  } else {
+    EXPECT_NE(r.output.find("backend: cpu, 1 OpenMP threads (-foehn_backend auto)"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("using the CPU backend"), std::string::npos) << r.output;
+  }
+  const Csv csv = read_csv(path("robertson.csv"));
+  ASSERT_EQ(csv.rows.size(), 2u);
+  const double reference[3] = {0.7158270687193195, 9.185534764557910e-6, 0.2841637457458498};
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(csv.rows.back()[2 + i], reference[i], 1e-5 * reference[i]) << i;
+}
+
+// -backend was foehn-box's own name for -foehn_backend: a script still passing it must fail
+// loudly, not run on a backend it did not ask for. A wrong -foehn_backend value lists the valid
+// ones.
+TEST_F(BoxTool, OldBackendOptionAndWrongValuesAreRefused) {
+  const std::string base = "-mechanism " + robertson + " -concentrations A=1 -duration 1";
+  for (const std::string value : {"cpu", "cuda", "split"}) {
+    const RunResult r = run_box(base + " -backend " + value);
+    EXPECT_EQ(r.exit_code, 2) << value << "\n" << r.output;
+    EXPECT_NE(r.output.find("-backend was renamed to -foehn_backend"), std::string::npos)
+        << r.output;
+  }
+  const RunResult wrong = run_box(base + " -foehn_backend gpu");
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_EQ(wrong.output,
+            "foehn-box: invalid input: -foehn_backend: unknown value 'gpu' (valid: cpu, cuda, "
+            "split, auto)\n");
+  const RunResult threads = run_box(base + " -foehn_backend cuda -threads 2");
+  EXPECT_EQ(threads.exit_code, 2) << threads.output;
+  EXPECT_NE(threads.output.find("-threads is only read with -foehn_backend cpu, split or auto"),
+            std::string::npos)
+      << threads.output;
 }
 
 TEST_F(BoxTool, HelpListsTheOptions) {
   const RunResult r = run_box("-help");
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  for (const char* option : {"-mechanism", "-chem_method", "-concentrations", "-backend", "-output_interval"}) {
+  for (const char* option :
+       {"-mechanism", "-chem_method", "-concentrations", "-foehn_backend", "-output_interval"}) {
     EXPECT_NE(r.output.find(option), std::string::npos) << option << "\n" << r.output;
   }
 }

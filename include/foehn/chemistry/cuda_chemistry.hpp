@@ -9,7 +9,7 @@
 //   gpu.download(batch);
 //
 // The per-cell arithmetic is the CPU reference's (rosenbrock.hpp), compiled without FMA
-// contraction; results agree with ChemistrySolverCpu to the last bits of the device's exp/pow
+// contraction; results agree with CpuChemistrySolver to the last bits of the device's exp/pow
 // (3e-14 relative in the tests, 1e-12 required), with the same steps in every cell.
 
 #include <cstdint>
@@ -47,23 +47,23 @@ CellLayoutKind parse_cell_layout(std::string_view name);
 // The block size K of the block-interleaved layout on the GPU: one warp.
 inline constexpr int gpu_interleave_block = 32;
 
-struct GpuChemistrySettings {
+struct CudaChemistrySettings {
   GpuChemistryStrategy strategy = GpuChemistryStrategy::automatic;
   CellLayoutKind layout = CellLayoutKind::interleaved;  // device storage layout
   int threads_per_block = 64;                           // thread_per_cell launches
 };
 
 // Milliseconds of the last upload / advance / download, measured with CUDA events.
-struct GpuChemistryTimings {
+struct CudaChemistryTimings {
   double upload_ms = 0.0;
-  double advance_ms = 0.0;    // rate constants + integration kernels + statistics read-back
+  double advance_ms = 0.0;  // rate constants + integration kernels + statistics read-back
   double download_ms = 0.0;
 };
 
 class CudaChemistrySolver {
  public:
   CudaChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options,
-                      const GpuChemistrySettings& settings, const Stream& stream);
+                      const CudaChemistrySettings& settings, const Stream& stream);
   ~CudaChemistrySolver();
   CudaChemistrySolver(CudaChemistrySolver&&) noexcept;
   CudaChemistrySolver& operator=(CudaChemistrySolver&&) noexcept;
@@ -91,7 +91,7 @@ class CudaChemistrySolver {
   [[nodiscard]] std::int64_t cell_count() const;
   [[nodiscard]] const std::vector<CellStatistics>& cell_statistics() const;
   [[nodiscard]] GpuChemistryStrategy strategy_for(std::int64_t cells) const;
-  [[nodiscard]] const GpuChemistryTimings& last_timings() const;
+  [[nodiscard]] const CudaChemistryTimings& last_timings() const;
   [[nodiscard]] const PreparedMechanism& prepared() const;
 
   // Batched in-place sparse LU of `count` iteration matrices stored in the solver's layout

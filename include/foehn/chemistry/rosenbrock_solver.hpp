@@ -1,7 +1,7 @@
 #pragma once
 // The chemistry solver a chemistry-transport model calls once per chemistry step: every cell of a
 // ChemistryBatch is integrated independently over `duration` seconds with an adaptive Rosenbrock
-// method. ChemistrySolverCpu is the reference (OpenMP over cells); CudaChemistrySolver
+// method. CpuChemistrySolver is the reference (OpenMP over cells); CudaChemistrySolver
 // (cuda_chemistry.hpp) runs the same per-cell code on the GPU.
 
 #include <cstdint>
@@ -36,12 +36,15 @@ struct PreparedMechanism {
   RosenbrockControl control;
   std::vector<double> absolute_tolerance;  // COMPILED order
   bool throw_on_failure = true;
-  [[nodiscard]] int work_width() const { return rosenbrock_work_width(compiled.view(), tableau.stages); }
+  [[nodiscard]] int work_width() const {
+    return rosenbrock_work_width(compiled.view(), tableau.stages);
+  }
 };
 
 // Checks the options (tolerances finite and > 0, sizes, step limits) and compiles the mechanism.
 // Throws foehn::Error(invalid_input) naming the option and value.
-[[nodiscard]] PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const RosenbrockOptions& options);
+[[nodiscard]] PreparedMechanism prepare_mechanism(const Mechanism& mechanism,
+                                                  const RosenbrockOptions& options);
 
 // Sum of the per-cell statistics of one chemistry step.
 struct ChemistryStepReport {
@@ -67,9 +70,9 @@ void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part);
 // Throws foehn::Error(numerical) naming the first failed cell when report.failed_cells > 0.
 void throw_if_failed(const ChemistryStepReport& report, std::string_view backend);
 
-class ChemistrySolverCpu {
+class CpuChemistrySolver {
  public:
-  ChemistrySolverCpu(const Mechanism& mechanism, const RosenbrockOptions& options = {});
+  CpuChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options = {});
 
   // All cells over `duration` seconds (> 0). Each cell starts from the step it ended with in the
   // previous call (when the batch has the same number of cells) or control.initial_step.

@@ -22,25 +22,25 @@ namespace foehn::chemistry {
 
 struct SplitSettings {
   double initial_gpu_fraction = 0.9;
-  double damping = 0.5;          // in (0, 1]
-  double min_fraction = 0.0;     // bounds of the GPU share
+  double damping = 0.5;       // in (0, 1]
+  double min_fraction = 0.0;  // bounds of the GPU share
   double max_fraction = 1.0;
-  int cpu_threads = 0;           // 0: all OpenMP threads but one (that one drives the GPU)
-  GpuChemistrySettings gpu;
+  int cpu_threads = 0;  // 0: all OpenMP threads but one (that one drives the GPU)
+  CudaChemistrySettings gpu;
 };
 
 struct SplitStepTiming {
-  double gpu_fraction = 0.0;     // share of cells given to the GPU in this step
+  double gpu_fraction = 0.0;  // share of cells given to the GPU in this step
   std::int64_t gpu_cells = 0;
-  double gpu_seconds = 0.0;      // upload + advance + download, wall clock
+  double gpu_seconds = 0.0;  // upload + advance + download, wall clock
   double cpu_seconds = 0.0;
   double next_gpu_fraction = 0.0;
 };
 
 class SplitChemistrySolver {
  public:
-  SplitChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options, const SplitSettings& settings,
-                       const Stream& stream);
+  SplitChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options,
+                       const SplitSettings& settings, const Stream& stream);
   ~SplitChemistrySolver();
 
   // Integrates every cell over `duration` seconds and updates the split for the next call.
@@ -51,7 +51,7 @@ class SplitChemistrySolver {
  private:
   SplitSettings settings_;
   bool throw_on_failure_ = true;
-  ChemistrySolverCpu cpu_;
+  CpuChemistrySolver cpu_;
   CudaChemistrySolver gpu_;
   double fraction_ = 0.0;
   SplitStepTiming timing_;

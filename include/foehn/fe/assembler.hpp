@@ -69,6 +69,10 @@ class Assembler {
   const std::shared_ptr<const CsrPattern>& pattern() const noexcept { return pattern_; }
   // The CUDA backend's stream (null for the CPU backend).
   const Stream* stream() const noexcept { return cuda_ ? stream_.get() : nullptr; }
+  // The backend's own assembler, for what only it offers (its device mesh arrays, strategy
+  // set-up): null for the other backend.
+  const CudaAssembler* cuda_assembler() const noexcept { return cuda_.get(); }
+  const CpuAssembler* cpu_assembler() const noexcept { return cpu_.get(); }
 
   template <class Op>
   std::size_t value_count() const noexcept {

@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "foehn/fe/block_csr_matrix.hpp"
+#include "foehn/fe/device_block_csr_matrix.hpp"
 #include "foehn/fe/operators.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/runtime/device_array.hpp"
@@ -38,31 +39,6 @@ AssemblyStrategy parse_assembly_strategy(std::string_view name);
 inline constexpr AssemblyStrategy all_assembly_strategies[] = {
     AssemblyStrategy::seed, AssemblyStrategy::fused_atomic, AssemblyStrategy::fused_map,
     AssemblyStrategy::deterministic};
-
-// Values of a block-CSR operator on the device; the pattern is the assembler's.
-struct DeviceBlockCsrMatrix {
-  int block_rows = 1;
-  int block_cols = 1;
-  DeviceArray<double> values;
-};
-
-// Where an assembly writes: device memory the caller owns (a DeviceBlockCsrMatrix) or borrows
-// (a PETSc Mat's or Vec's device array, see foehn/petsc/matrix_handoff.hpp): value_count =
-// nnz * block_rows * block_cols values in Foehn's block order, and, when rhs is not null,
-// rhs_count = node_count * block_rows right-hand-side values. Every value is overwritten.
-struct DeviceAssemblyTarget {
-  int block_rows = 1;
-  int block_cols = 1;
-  double* values = nullptr;
-  std::size_t value_count = 0;
-  double* rhs = nullptr;
-  std::size_t rhs_count = 0;
-
-  static DeviceAssemblyTarget of(DeviceBlockCsrMatrix& matrix, DeviceArray<double>* rhs) {
-    return {matrix.block_rows,    matrix.block_cols,           matrix.values.data(),
-            matrix.values.size(), rhs ? rhs->data() : nullptr, rhs ? rhs->size() : 0};
-  }
-};
 
 // Per-stage times of the seed pipeline (milliseconds, summed over calls), for the published
 // breakdown: events between the stages, and a wait for the last one at the end of every

@@ -49,6 +49,22 @@ template <typename... Parts>
   throw Error(category, detail::concat(std::forward<Parts>(parts)...));
 }
 
+namespace detail {
+[[noreturn]] void fail_check(const char* condition, const char* file, int line,
+                             const std::string& detail);
+}  // namespace detail
+
+// Checks an invariant of Foehn itself (not the caller's input, which gets invalid_input with
+// its own message): a failure is ErrorCategory::internal naming the condition, the file and the
+// line, for a bug report, followed by the parts given (anything with operator<<).
+//   FOEHN_CHECK(offsets.back() == nnz, "pattern of ", rows, " rows");
+#define FOEHN_CHECK(condition, ...)                                                        \
+  do {                                                                                     \
+    if (!(condition))                                                                      \
+      ::foehn::detail::fail_check(#condition, __FILE__, __LINE__,                          \
+                                  ::foehn::detail::concat("" __VA_OPT__(, ) __VA_ARGS__)); \
+  } while (0)
+
 // What every CUDA entry point of a build without CUDA throws: unavailable, naming `what` and
 // how to get the backend.
 [[noreturn]] void fail_built_without_cuda(std::string_view what);

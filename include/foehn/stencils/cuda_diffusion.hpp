@@ -44,7 +44,7 @@ std::string_view to_string(CudaDiffusionKernel kernel);
 // "baseline", "fused", "fused_wrap", "level_resident", "automatic"; else invalid_input.
 CudaDiffusionKernel parse_cuda_diffusion_kernel(std::string_view name);
 
-struct CudaDiffusionSettings {
+struct CudaHorizontalDiffusionSettings {
   CudaDiffusionKernel kernel = CudaDiffusionKernel::automatic;
   // Launch the per-step kernels of baseline / fused / fused_wrap through a CUDA Graph of
   // graph_steps steps (captured once per run parity, replayed), to amortise launch overhead on
@@ -64,7 +64,7 @@ class CudaHorizontalDiffusion {
   // Validates grid and options (invalid_input), resolves `automatic`, and allocates the device
   // buffers on `stream` (which must outlive this object).
   CudaHorizontalDiffusion(const StencilGrid& grid, const HorizontalDiffusion& options,
-                          CudaDiffusionSettings settings, const Stream& stream);
+                          CudaHorizontalDiffusionSettings settings, const Stream& stream);
   ~CudaHorizontalDiffusion();
   CudaHorizontalDiffusion(const CudaHorizontalDiffusion&) = delete;
   CudaHorizontalDiffusion& operator=(const CudaHorizontalDiffusion&) = delete;
@@ -99,6 +99,6 @@ class CudaHorizontalDiffusion {
 // Convenience: upload, run, download and synchronise on a stream of its own.
 template <typename T>
 void diffuse_cuda(std::span<T> field, const StencilGrid& grid, const HorizontalDiffusion& options,
-                  CudaDiffusionSettings settings = {});
+                  CudaHorizontalDiffusionSettings settings = {});
 
 }  // namespace foehn::stencils

@@ -6,9 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
@@ -26,7 +26,8 @@ namespace {
 
 constexpr double agreement = 1e-12;
 
-fc::RosenbrockOptions options_for(const fc::Mechanism& m, fc::RosenbrockMethod method = fc::RosenbrockMethod::rodas3) {
+fc::RosenbrockOptions options_for(const fc::Mechanism& m,
+                                  fc::RosenbrockMethod method = fc::RosenbrockMethod::rodas3) {
   fc::RosenbrockOptions options;
   options.method = method;
   options.absolute_tolerance.assign(m.species.size(), 1e-3);  // molecule cm^-3
@@ -37,7 +38,8 @@ fc::RosenbrockOptions options_for(const fc::Mechanism& m, fc::RosenbrockMethod m
 // (1000 atol): values below it are not resolved by the tolerances (comparison.hpp), and there
 // the device's exp/pow (1 ulp from glibc's in the rate constants) show up relatively large.
 // Prints the worst entry, so a failure says where it is.
-double max_relative_difference(const std::vector<double>& gpu, const std::vector<double>& cpu, double floor = 1.0) {
+double max_relative_difference(const std::vector<double>& gpu, const std::vector<double>& cpu,
+                               double floor = 1.0) {
   double worst = 0.0;
   std::size_t where = 0;
   for (std::size_t i = 0; i < cpu.size(); ++i) {
@@ -48,7 +50,8 @@ double max_relative_difference(const std::vector<double>& gpu, const std::vector
     }
   }
   if (!cpu.empty()) {
-    std::printf("  worst GPU-CPU difference %.3g at entry %zu: %.17g vs %.17g\n", worst, where, gpu[where], cpu[where]);
+    std::printf("  worst GPU-CPU difference %.3g at entry %zu: %.17g vs %.17g\n", worst, where,
+                gpu[where], cpu[where]);
   }
   return worst;
 }
@@ -64,7 +67,6 @@ struct Case {
   fc::ChemistryBatch batch = fc::make_synthetic_batch(mechanism, test_cells(300), 7);
 };
 
-
 }  // namespace
 
 TEST(CudaChemistry, EveryStrategyAndLayoutMatchesTheCpuReference) {
@@ -72,13 +74,14 @@ TEST(CudaChemistry, EveryStrategyAndLayoutMatchesTheCpuReference) {
   Case c;
   const fc::RosenbrockOptions options = options_for(c.mechanism);
   fc::ChemistryBatch expected = c.batch;
-  fc::ChemistrySolverCpu cpu(c.mechanism, options);
+  fc::CpuChemistrySolver cpu(c.mechanism, options);
   cpu.solve(expected, 120.0);
   foehn::Stream stream;
-  for (auto strategy : {fc::GpuChemistryStrategy::thread_per_cell, fc::GpuChemistryStrategy::block_per_cell}) {
+  for (auto strategy :
+       {fc::GpuChemistryStrategy::thread_per_cell, fc::GpuChemistryStrategy::block_per_cell}) {
     for (auto layout : {fc::CellLayoutKind::per_cell, fc::CellLayoutKind::block_interleaved,
                         fc::CellLayoutKind::interleaved}) {
-      fc::GpuChemistrySettings settings;
+      fc::CudaChemistrySettings settings;
       settings.strategy = strategy;
       settings.layout = layout;
       fc::CudaChemistrySolver gpu(c.mechanism, options, settings, stream);
@@ -91,7 +94,8 @@ TEST(CudaChemistry, EveryStrategyAndLayoutMatchesTheCpuReference) {
       for (std::int64_t cell = 0; cell < c.batch.cell_count; ++cell) {
         same_steps += gpu.cell_statistics()[cell].accepted == cpu.cell_statistics()[cell].accepted;
       }
-      EXPECT_EQ(same_steps, c.batch.cell_count) << fc::to_string(strategy) << " " << fc::to_string(layout);
+      EXPECT_EQ(same_steps, c.batch.cell_count)
+          << fc::to_string(strategy) << " " << fc::to_string(layout);
     }
   }
 }
@@ -100,11 +104,11 @@ TEST(CudaChemistry, AllMethodsMatchTheCpuReference) {
   FOEHN_SKIP_WITHOUT_GPU();
   Case c;
   foehn::Stream stream;
-  for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3, fc::RosenbrockMethod::rodas3,
-                      fc::RosenbrockMethod::rodas4}) {
+  for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3,
+                      fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
     const fc::RosenbrockOptions options = options_for(c.mechanism, method);
     fc::ChemistryBatch expected = c.batch;
-    fc::ChemistrySolverCpu(c.mechanism, options).solve(expected, 120.0);
+    fc::CpuChemistrySolver(c.mechanism, options).solve(expected, 120.0);
     fc::ChemistryBatch result = c.batch;
     fc::CudaChemistrySolver gpu(c.mechanism, options, {}, stream);
     gpu.solve(result, 120.0);
@@ -120,7 +124,7 @@ TEST(CudaChemistry, ResidentStepsWithChangingConditionsMatchTheCpu) {
   Case c;
   const fc::RosenbrockOptions options = options_for(c.mechanism);
   foehn::Stream stream;
-  fc::ChemistrySolverCpu cpu(c.mechanism, options);
+  fc::CpuChemistrySolver cpu(c.mechanism, options);
   fc::CudaChemistrySolver gpu(c.mechanism, options, {}, stream);
   fc::ChemistryBatch host = c.batch;
   gpu.upload(host);
@@ -145,7 +149,7 @@ TEST(CudaChemistry, SplitMatchesTheCpuAndRebalances) {
   fc::SplitSettings settings;
   settings.initial_gpu_fraction = 0.5;
   fc::SplitChemistrySolver split(c.mechanism, options, settings, stream);
-  fc::ChemistrySolverCpu cpu(c.mechanism, options);
+  fc::CpuChemistrySolver cpu(c.mechanism, options);
   fc::ChemistryBatch expected = c.batch;
   fc::ChemistryBatch result = c.batch;
   std::vector<double> fractions;
@@ -169,9 +173,10 @@ TEST(CudaChemistry, FactorisationKernelsMatchTheCpuBitwise) {
   const fc::Mechanism m = fc::make_synthetic_mechanism(80, 190, 2);
   foehn::Stream stream;
   const std::int64_t cells = test_cells(1000);
-  for (auto strategy : {fc::GpuChemistryStrategy::thread_per_cell, fc::GpuChemistryStrategy::block_per_cell}) {
+  for (auto strategy :
+       {fc::GpuChemistryStrategy::thread_per_cell, fc::GpuChemistryStrategy::block_per_cell}) {
     for (auto layout : {fc::CellLayoutKind::interleaved, fc::CellLayoutKind::per_cell}) {
-      fc::GpuChemistrySettings settings;
+      fc::CudaChemistrySettings settings;
       settings.layout = layout;
       settings.strategy = strategy;
       fc::CudaChemistrySolver gpu(m, options_for(m), settings, stream);
@@ -222,13 +227,17 @@ TEST(CudaChemistry, FailuresAndBadSettingsAreReported) {
     EXPECT_EQ(e.category(), foehn::ErrorCategory::numerical);
     EXPECT_NE(std::string(e.what()).find("cell 0"), std::string::npos) << e.what();
   }
-  fc::GpuChemistrySettings bad;
+  fc::CudaChemistrySettings bad;
   bad.threads_per_block = 33;
-  EXPECT_EQ(foehn::testing::category_of([&] { fc::CudaChemistrySolver s(c.mechanism, options_for(c.mechanism), bad, stream); }),
+  EXPECT_EQ(foehn::testing::category_of([&] {
+              fc::CudaChemistrySolver s(c.mechanism, options_for(c.mechanism), bad, stream);
+            }),
             foehn::ErrorCategory::invalid_input);
   batch = c.batch;
   batch.concentrations[5] = -1.0;
   fc::CudaChemistrySolver fine(c.mechanism, options_for(c.mechanism), {}, stream);
-  EXPECT_EQ(foehn::testing::category_of([&] { fine.upload(batch); }), foehn::ErrorCategory::invalid_input);
-  EXPECT_EQ(foehn::testing::category_of([&] { fine.advance(-1.0); }), foehn::ErrorCategory::invalid_input);
+  EXPECT_EQ(foehn::testing::category_of([&] { fine.upload(batch); }),
+            foehn::ErrorCategory::invalid_input);
+  EXPECT_EQ(foehn::testing::category_of([&] { fine.advance(-1.0); }),
+            foehn::ErrorCategory::invalid_input);
 }

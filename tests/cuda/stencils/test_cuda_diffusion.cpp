@@ -79,7 +79,7 @@ void expect_all_kernels_match_reference(Boundary boundary, int iterations) {
         if (choice.kernel == CudaDiffusionKernel::level_resident &&
             !level_resident_fits(grid, sizeof(T)))
           continue;
-        CudaDiffusionSettings settings;
+        CudaHorizontalDiffusionSettings settings;
         settings.kernel = choice.kernel;
         settings.use_graph = choice.graph;
         // 50 does not divide 1024: graph replays plus a remainder; with the few iterations of a
@@ -138,7 +138,7 @@ TEST(CudaDiffusion, RepeatedRunsReuseTheCapturedGraphs) {
   std::vector<float> reference = pseudo_random_field<float>(grid, true);
   const std::vector<float> initial = reference;
   Stream stream;
-  CudaDiffusionSettings settings{CudaDiffusionKernel::fused_wrap, true, 2};
+  CudaHorizontalDiffusionSettings settings{CudaDiffusionKernel::fused_wrap, true, 2};
   CudaHorizontalDiffusion<float> diffusion(grid, options, settings, stream);
   EXPECT_TRUE(diffusion.uses_graph());
   diffusion.upload(initial, stream);

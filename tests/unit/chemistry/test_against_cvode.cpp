@@ -21,15 +21,15 @@ namespace {
 constexpr double rtol = 1e-4;
 constexpr double atol = 1e-3;  // molecule cm^-3
 
-fc::SpeciesError worst_against_cvode(fc::RosenbrockMethod method, int chemistry_steps, double cvode_rtol = rtol,
-                                     double cvode_atol = atol) {
+fc::SpeciesError worst_against_cvode(fc::RosenbrockMethod method, int chemistry_steps,
+                                     double cvode_rtol = rtol, double cvode_atol = atol) {
   const fc::Mechanism m = fc::make_synthetic_mechanism(80, 190, 1);
   const fc::ChemistryBatch initial = fc::make_synthetic_batch(m, 24, 11);
   fc::RosenbrockOptions options;
   options.method = method;
   options.control.relative_tolerance = rtol;
   options.absolute_tolerance.assign(m.species.size(), atol);
-  fc::ChemistrySolverCpu rosenbrock(m, options);
+  fc::CpuChemistrySolver rosenbrock(m, options);
   fc::CvodeOptions cvode_options;
   cvode_options.relative_tolerance = cvode_rtol;
   cvode_options.absolute_tolerance.assign(m.species.size(), cvode_atol);
@@ -42,20 +42,23 @@ fc::SpeciesError worst_against_cvode(fc::RosenbrockMethod method, int chemistry_
     for (double& value : reference.concentrations) value = std::max(value, 0.0);
   }
   // Species that never exceed 1000 atol (1 molecule cm^-3) are below what the tolerances resolve.
-  const auto errors = fc::species_nrmse(reference.concentrations, ours.concentrations, initial.cell_count,
-                                        static_cast<int>(m.species.size()), 0.0, 1000.0 * atol);
+  const auto errors =
+      fc::species_nrmse(reference.concentrations, ours.concentrations, initial.cell_count,
+                        static_cast<int>(m.species.size()), 0.0, 1000.0 * atol);
   const fc::SpeciesError worst = fc::worst_species(errors);
-  std::printf("%s, %d x 120 s: worst-species NRMSE vs CVODE (rtol %g) %.3g %% (%s)\n",
-              std::string(fc::rosenbrock_method_name(method)).c_str(), chemistry_steps, cvode_rtol, 100.0 * worst.nrmse,
-              worst.species >= 0 ? m.species[static_cast<std::size_t>(worst.species)].name.c_str() : "-");
+  std::printf(
+      "%s, %d x 120 s: worst-species NRMSE vs CVODE (rtol %g) %.3g %% (%s)\n",
+      std::string(fc::rosenbrock_method_name(method)).c_str(), chemistry_steps, cvode_rtol,
+      100.0 * worst.nrmse,
+      worst.species >= 0 ? m.species[static_cast<std::size_t>(worst.species)].name.c_str() : "-");
   return worst;
 }
 
 }  // namespace
 
 TEST(AgainstCvode, AllMethodsOneChemistryStep) {
-  for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3, fc::RosenbrockMethod::rodas3,
-                      fc::RosenbrockMethod::rodas4}) {
+  for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3,
+                      fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
     EXPECT_LE(worst_against_cvode(method, 1).nrmse, 2e-4) << fc::rosenbrock_method_name(method);
   }
 }
@@ -64,7 +67,9 @@ TEST(AgainstCvode, AllMethodsOneChemistryStep) {
 // (measured: 0.053 % against a tight CVODE run, ours 0.0001-0.004 %), so the hour is checked
 // against CVODE at rtol 1e-10: the error of our solvers at the requested tolerance.
 TEST(AgainstCvode, OneHourOfChemistryStepsAgainstTightCvode) {
-  for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
-    EXPECT_LE(worst_against_cvode(method, 30, 1e-10, 1e-6).nrmse, 2e-4) << fc::rosenbrock_method_name(method);
+  for (auto method :
+       {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
+    EXPECT_LE(worst_against_cvode(method, 30, 1e-10, 1e-6).nrmse, 2e-4)
+        << fc::rosenbrock_method_name(method);
   }
 }

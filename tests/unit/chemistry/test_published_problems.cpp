@@ -29,22 +29,32 @@ struct PublishedProblem {
 };
 
 const PublishedProblem problems[] = {
-    {"robertson.json", 1e11, {1.0, 0.0, 0.0}, {0.2083340149701255e-7, 0.8333360770334713e-13, 0.9999999791665050}, {}},
+    {"robertson.json",
+     1e11,
+     {1.0, 0.0, 0.0},
+     {0.2083340149701255e-7, 0.8333360770334713e-13, 0.9999999791665050},
+     {}},
     {"hires.json",
      321.8122,
      {1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0057},
      {0.7371312573325668e-3, 0.1442485726316185e-3, 0.5888729740967575e-4, 0.1175651343283149e-2,
       0.2386356198831331e-2, 0.6238968252742796e-2, 0.2849998395185769e-2, 0.2850001604814231e-2},
      {0.0007}},
-    {"orego.json", 360.0, {1.0, 2.0, 3.0}, {0.1000814870318523e1, 0.1228178521549917e4, 0.1320554942846706e3}, {}},
+    {"orego.json",
+     360.0,
+     {1.0, 2.0, 3.0},
+     {0.1000814870318523e1, 0.1228178521549917e4, 0.1320554942846706e3},
+     {}},
     {"pollu.json",
      60.0,
      {0, 0.2, 0, 0.04, 0, 0, 0.1, 0.3, 0.01, 0, 0, 0, 0, 0, 0, 0, 0.007, 0, 0, 0},
-     {0.5646255480022769e-01, 0.1342484130422339e+00, 0.4139734331099427e-08, 0.5523140207484359e-02,
-      0.2018977262302196e-06, 0.1464541863493966e-06, 0.7784249118997964e-01, 0.3245075353396018e+00,
-      0.7494013383880406e-02, 0.1622293157301561e-07, 0.1135863833257075e-07, 0.2230505975721359e-02,
-      0.2087162882798630e-03, 0.1396921016840158e-04, 0.8964884856898295e-02, 0.4352846369330103e-17,
-      0.6899219696263405e-02, 0.1007803037365946e-03, 0.1772146513969984e-05, 0.5682943292316392e-04},
+     {0.5646255480022769e-01, 0.1342484130422339e+00, 0.4139734331099427e-08,
+      0.5523140207484359e-02, 0.2018977262302196e-06, 0.1464541863493966e-06,
+      0.7784249118997964e-01, 0.3245075353396018e+00, 0.7494013383880406e-02,
+      0.1622293157301561e-07, 0.1135863833257075e-07, 0.2230505975721359e-02,
+      0.2087162882798630e-03, 0.1396921016840158e-04, 0.8964884856898295e-02,
+      0.4352846369330103e-17, 0.6899219696263405e-02, 0.1007803037365946e-03,
+      0.1772146513969984e-05, 0.5682943292316392e-04},
      {}},
 };
 
@@ -55,8 +65,8 @@ TEST(PublishedProblems, EveryMethodMatchesTheReferenceSolutions) {
     const fc::Mechanism m = fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/" + p.file);
     ASSERT_EQ(m.species.size(), p.initial.size()) << p.file;
     ASSERT_EQ(m.external_rate_names.size(), p.external.size()) << p.file;
-    for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3, fc::RosenbrockMethod::rodas3,
-                        fc::RosenbrockMethod::rodas4}) {
+    for (auto method : {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3,
+                        fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
       // Second order needs a looser tolerance to finish in reasonable time.
       const double rtol = method == fc::RosenbrockMethod::ros2 ? 1e-6 : 1e-8;
       const double atol = 1e-6 * rtol;
@@ -66,7 +76,7 @@ TEST(PublishedProblems, EveryMethodMatchesTheReferenceSolutions) {
       options.control.initial_step = 1e-8;
       options.control.max_steps = 2000000;
       options.absolute_tolerance.assign(m.species.size(), atol);
-      fc::ChemistrySolverCpu solver(m, options);
+      fc::CpuChemistrySolver solver(m, options);
       fc::ChemistryBatch batch = fc::make_batch(m, 1);
       batch.concentrations = p.initial;
       batch.external_rates = p.external;
@@ -75,13 +85,15 @@ TEST(PublishedProblems, EveryMethodMatchesTheReferenceSolutions) {
       for (std::size_t i = 0; i < p.reference.size(); ++i) {
         const double error = std::abs(batch.concentrations[i] - p.reference[i]);
         EXPECT_LE(error, 100.0 * (atol + rtol * std::abs(p.reference[i])))
-            << p.file << " " << fc::rosenbrock_method_name(method) << " species " << m.species[i].name << ": "
-            << batch.concentrations[i] << " vs " << p.reference[i];
-        if (std::abs(p.reference[i]) > 1e3 * atol) worst_relative = std::max(worst_relative, error / std::abs(p.reference[i]));
+            << p.file << " " << fc::rosenbrock_method_name(method) << " species "
+            << m.species[i].name << ": " << batch.concentrations[i] << " vs " << p.reference[i];
+        if (std::abs(p.reference[i]) > 1e3 * atol)
+          worst_relative = std::max(worst_relative, error / std::abs(p.reference[i]));
       }
       std::printf("%-15s %-6s rtol %.0e: %6lld steps, %5.2f significant correct digits\n", p.file,
                   std::string(fc::rosenbrock_method_name(method)).c_str(), rtol,
-                  static_cast<long long>(report.accepted), -std::log10(std::max(worst_relative, 1e-17)));
+                  static_cast<long long>(report.accepted),
+                  -std::log10(std::max(worst_relative, 1e-17)));
     }
   }
 }

@@ -18,19 +18,23 @@ namespace fc = foehn::chemistry;
 
 namespace {
 
-constexpr fc::RosenbrockMethod all_methods[] = {fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3,
-                                               fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4};
+constexpr fc::RosenbrockMethod all_methods[] = {
+    fc::RosenbrockMethod::ros2, fc::RosenbrockMethod::ros3, fc::RosenbrockMethod::rodas3,
+    fc::RosenbrockMethod::rodas4};
 
-fc::Mechanism load(const char* name) { return fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/" + name); }
+fc::Mechanism load(const char* name) {
+  return fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/" + name);
+}
 
 fc::Mechanism parse(const std::string& reactions) {
-  return fc::parse_mechanism(R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [)" + reactions + "]}",
-                             "test");
+  return fc::parse_mechanism(
+      R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [)" + reactions + "]}", "test");
 }
 
 // A -> B with k = 0.5 s^-1.
 fc::Mechanism decay() {
-  return parse(R"({"type": "ARRHENIUS", "reactants": [{"species name": "A"}], "products": [{"species name": "B"}], "A": 0.5})");
+  return parse(
+      R"({"type": "ARRHENIUS", "reactants": [{"species name": "A"}], "products": [{"species name": "B"}], "A": 0.5})");
 }
 
 fc::RosenbrockOptions tight(fc::RosenbrockMethod method, double rtol) {
@@ -64,12 +68,13 @@ TEST(RosenbrockSolver, LinearDecayMatchesTheExponentialAndConservesMass) {
   fc::Mechanism m = decay();
   for (auto& s : m.species) s.absolute_tolerance = 1e-14;
   for (fc::RosenbrockMethod method : all_methods) {
-    fc::ChemistrySolverCpu solver(m, tight(method, 1e-8));
+    fc::CpuChemistrySolver solver(m, tight(method, 1e-8));
     fc::ChemistryBatch batch = single_cell(m, {1.0, 0.0});
     const fc::ChemistryStepReport report = solver.solve(batch, 4.0);
     const double exact = std::exp(-0.5 * 4.0);
     EXPECT_NEAR(batch.concentrations[0], exact, 1e-6 * exact) << fc::rosenbrock_method_name(method);
-    EXPECT_NEAR(batch.concentrations[0] + batch.concentrations[1], 1.0, 1e-13) << "linear invariant (rounding only)";
+    EXPECT_NEAR(batch.concentrations[0] + batch.concentrations[1], 1.0, 1e-13)
+        << "linear invariant (rounding only)";
     EXPECT_EQ(report.failed_cells, 0);
     EXPECT_GT(report.accepted, 3);
   }
@@ -88,7 +93,7 @@ TEST(RosenbrockSolver, ObservedOrdersAtFixedSteps) {
   fc::RosenbrockOptions reference_options = tight(fc::RosenbrockMethod::rodas4, 1e-14);
   reference_options.absolute_tolerance = {1e-16, 1e-16, 1e-16};
   fc::ChemistryBatch reference = single_cell(m, {1.0, 0.0, 0.0});
-  fc::ChemistrySolverCpu(m, reference_options).solve(reference, 1.0);
+  fc::CpuChemistrySolver(m, reference_options).solve(reference, 1.0);
   const int expected_order[] = {2, 3, 3, 4};
   int index = 0;
   for (fc::RosenbrockMethod method : all_methods) {
@@ -98,7 +103,7 @@ TEST(RosenbrockSolver, ObservedOrdersAtFixedSteps) {
       options.method = method;
       options.control.relative_tolerance = 1e30;
       options.control.min_step = options.control.max_step = options.control.initial_step = h;
-      fc::ChemistrySolverCpu solver(m, options);
+      fc::CpuChemistrySolver solver(m, options);
       fc::ChemistryBatch batch = single_cell(m, {1.0, 0.0, 0.0});
       const fc::ChemistryStepReport report = solver.solve(batch, 1.0);
       EXPECT_EQ(report.accepted, std::llround(1.0 / h));
@@ -108,7 +113,8 @@ TEST(RosenbrockSolver, ObservedOrdersAtFixedSteps) {
     // At least the method's order (RODAS4 converges faster than h^4 on this problem at these h).
     const double order = std::log2(errors[0] / errors[1]);
     EXPECT_GE(order, expected_order[index] - 0.3)
-        << fc::rosenbrock_method_name(method) << " errors " << errors[0] << " " << errors[1] << " " << errors[2];
+        << fc::rosenbrock_method_name(method) << " errors " << errors[0] << " " << errors[1] << " "
+        << errors[2];
     ++index;
   }
 }
@@ -124,7 +130,7 @@ TEST(RosenbrockSolver, RobertsonAtFortySeconds) {
     options.control.relative_tolerance = method == fc::RosenbrockMethod::ros2 ? 1e-7 : 1e-9;
     options.control.max_steps = 1000000;
     options.control.initial_step = 1e-6;
-    fc::ChemistrySolverCpu solver(m, options);
+    fc::CpuChemistrySolver solver(m, options);
     fc::ChemistryBatch batch = single_cell(m, {1.0, 0.0, 0.0});
     solver.solve(batch, 40.0);
     for (int i = 0; i < 3; ++i) {
@@ -138,18 +144,19 @@ TEST(RosenbrockSolver, RobertsonAtFortySeconds) {
 // bitwise the answer (and the statistics) of solving it alone.
 TEST(RosenbrockSolver, EveryCellHasItsOwnStepControl) {
   const fc::Mechanism m = load("robertson.json");
-  fc::ChemistrySolverCpu solver(m, {});
+  fc::CpuChemistrySolver solver(m, {});
   fc::ChemistryBatch pair = fc::make_batch(m, 2);
   pair.concentrations = {1e-6, 0.0, 0.0, 1.0, 0.0, 0.0};  // cell 0 nearly inert, cell 1 stiff
   fc::ChemistryBatch alone = fc::make_batch(m, 1);
   alone.concentrations = {1e-6, 0.0, 0.0};
   solver.solve(pair, 10.0);
   const std::vector<fc::CellStatistics> pair_stats = solver.cell_statistics();
-  fc::ChemistrySolverCpu solver_alone(m, {});
+  fc::CpuChemistrySolver solver_alone(m, {});
   solver_alone.solve(alone, 10.0);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(pair.concentrations[i], alone.concentrations[i]);
   EXPECT_EQ(pair_stats[0].accepted, solver_alone.cell_statistics()[0].accepted);
-  EXPECT_LT(pair_stats[0].accepted + pair_stats[0].rejected, pair_stats[1].accepted + pair_stats[1].rejected);
+  EXPECT_LT(pair_stats[0].accepted + pair_stats[0].rejected,
+            pair_stats[1].accepted + pair_stats[1].rejected);
 }
 
 // The next chemistry step starts from the step a cell ended with, not from initial_step.
@@ -157,7 +164,7 @@ TEST(RosenbrockSolver, StepsCarryOverBetweenChemistrySteps) {
   const fc::Mechanism m = load("robertson.json");
   fc::RosenbrockOptions options;
   options.control.initial_step = 1e-8;
-  fc::ChemistrySolverCpu solver(m, options);
+  fc::CpuChemistrySolver solver(m, options);
   fc::ChemistryBatch batch = single_cell(m, {1.0, 0.0, 0.0});
   const fc::ChemistryStepReport first = solver.solve(batch, 100.0);
   const double carried = solver.cell_statistics()[0].next_step;
@@ -174,7 +181,7 @@ TEST(RosenbrockSolver, LayoutsGiveBitwiseTheReferenceResult) {
   fc::ChemistryBatch batch = fc::make_synthetic_batch(m, cells, 5);
   fc::RosenbrockOptions options;
   options.absolute_tolerance.assign(m.species.size(), 1e-3);
-  fc::ChemistrySolverCpu reference(m, options);
+  fc::CpuChemistrySolver reference(m, options);
   fc::ChemistryBatch expected = batch;
   reference.solve(expected, 120.0);
   const fc::PreparedMechanism& p = reference.prepared();
@@ -187,16 +194,25 @@ TEST(RosenbrockSolver, LayoutsGiveBitwiseTheReferenceResult) {
     std::vector<double> y(Layout::storage(n, cells)), e(Layout::storage(ext, cells)),
         k(Layout::storage(view.reaction_count, cells)), w(Layout::storage(p.work_width(), cells));
     std::vector<fc::CellStatistics> stats(cells);
-    fc::CellStorage storage{cells, p.work_width(), y.data(), e.data(), k.data(), w.data(),
-                            batch.temperature.data(), batch.pressure.data(), stats.data()};
+    fc::CellStorage storage{cells,
+                            p.work_width(),
+                            y.data(),
+                            e.data(),
+                            k.data(),
+                            w.data(),
+                            batch.temperature.data(),
+                            batch.pressure.data(),
+                            stats.data()};
     for (std::int64_t c = 0; c < cells; ++c) {
       const auto ys = Layout::span(y.data(), c, n, cells);
       for (int i = 0; i < n; ++i) ys[i] = batch.concentrations[c * n + p.compiled.species_order[i]];
       const auto es = Layout::span(e.data(), c, ext, cells);
-      for (int r = 0; r < view.external_rate_count; ++r) es[r] = batch.external_rates[c * view.external_rate_count + r];
+      for (int r = 0; r < view.external_rate_count; ++r)
+        es[r] = batch.external_rates[c * view.external_rate_count + r];
     }
     for (std::int64_t c = 0; c < cells; ++c) {
-      fc::integrate_stored_cell<Layout>(view, p.tableau, p.control, p.absolute_tolerance.data(), storage, c, 120.0);
+      fc::integrate_stored_cell<Layout>(view, p.tableau, p.control, p.absolute_tolerance.data(),
+                                        storage, c, 120.0);
     }
     for (std::int64_t c = 0; c < cells; ++c) {
       const auto ys = Layout::span(y.data(), c, n, cells);
@@ -218,7 +234,7 @@ TEST(RosenbrockSolver, FailedCellsAreNamedOrReported) {
   fc::RosenbrockOptions options;
   options.control.max_steps = 5;
   options.control.initial_step = 10.0;  // enough for an inert cell, far too long for a stiff one
-  fc::ChemistrySolverCpu solver(m, options);
+  fc::CpuChemistrySolver solver(m, options);
   fc::ChemistryBatch batch = fc::make_batch(m, 3);
   batch.concentrations = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
   const std::string message = message_of([&] { solver.solve(batch, 40.0); });
@@ -226,7 +242,7 @@ TEST(RosenbrockSolver, FailedCellsAreNamedOrReported) {
   EXPECT_NE(message.find("too many steps"), std::string::npos) << message;
 
   options.throw_on_failure = false;
-  fc::ChemistrySolverCpu quiet(m, options);
+  fc::CpuChemistrySolver quiet(m, options);
   batch.concentrations = {0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
   const fc::ChemistryStepReport report = quiet.solve(batch, 40.0);
   EXPECT_EQ(report.failed_cells, 2);
@@ -237,7 +253,7 @@ TEST(RosenbrockSolver, FailedCellsAreNamedOrReported) {
 TEST(RosenbrockSolver, BadOptionsAndInputsAreRejected) {
   const fc::Mechanism m = load("robertson.json");
   auto category = [&](const fc::RosenbrockOptions& o) {
-    return foehn::testing::category_of([&] { fc::ChemistrySolverCpu solver(m, o); });
+    return foehn::testing::category_of([&] { fc::CpuChemistrySolver solver(m, o); });
   };
   fc::RosenbrockOptions o;
   o.control.relative_tolerance = -1.0;
@@ -252,16 +268,19 @@ TEST(RosenbrockSolver, BadOptionsAndInputsAreRejected) {
   o.control.max_steps = 0;
   EXPECT_EQ(category(o), foehn::ErrorCategory::invalid_input);
 
-  fc::ChemistrySolverCpu solver(m, {});
+  fc::CpuChemistrySolver solver(m, {});
   fc::ChemistryBatch batch = single_cell(m, {1.0, std::nan(""), 0.0});
   const std::string message = message_of([&] { solver.solve(batch, 1.0); });
   EXPECT_NE(message.find("'B'"), std::string::npos) << message;
   batch = single_cell(m, {1.0, 0.0, 0.0});
-  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, -1.0); }), foehn::ErrorCategory::invalid_input);
+  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, -1.0); }),
+            foehn::ErrorCategory::invalid_input);
   batch.temperature[0] = 0.0;
-  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, 1.0); }), foehn::ErrorCategory::invalid_input);
+  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, 1.0); }),
+            foehn::ErrorCategory::invalid_input);
   batch = single_cell(m, {1.0, 0.0});
-  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, 1.0); }), foehn::ErrorCategory::invalid_input);
+  EXPECT_EQ(foehn::testing::category_of([&] { solver.solve(batch, 1.0); }),
+            foehn::ErrorCategory::invalid_input);
 }
 
 // Concentrations that an accepted step drives slightly negative are clipped and counted.
@@ -272,11 +291,11 @@ TEST(RosenbrockSolver, NegativeConcentrationsAreClippedAndCounted) {
   options.method = fc::RosenbrockMethod::ros2;
   options.control.min_step = options.control.max_step = options.control.initial_step = 40.0;
   fc::ChemistryBatch batch = single_cell(m, {1.0, 0.0});
-  fc::ChemistrySolverCpu clip(m, options);
+  fc::CpuChemistrySolver clip(m, options);
   fc::ChemistryBatch clipped = batch;
   clip.solve(clipped, 40.0);
   options.control.clip_negative = false;
-  fc::ChemistrySolverCpu keep(m, options);
+  fc::CpuChemistrySolver keep(m, options);
   keep.solve(batch, 40.0);
   if (batch.concentrations[0] < 0.0) {
     EXPECT_EQ(clipped.concentrations[0], 0.0);

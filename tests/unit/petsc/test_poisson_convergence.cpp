@@ -20,7 +20,7 @@ double relative_l2_error(int cells, petsc::MatrixHandoffOptions handoff = {}) {
   const petsc::DistributedMesh mesh = petsc::distribute_mesh(PETSC_COMM_SELF, &whole);
   PoissonProblem problem(
       mesh, ManufacturedSolution::for_box(options.length_x, options.length_y, options.height),
-      Backend::cpu, fe::AssemblyStrategy::fused_atomic, handoff);
+      {.backend = "cpu"}, handoff);
   problem.assemble();
   petsc::SolverSettings settings = petsc::SolverSettings::for_kind(petsc::SolverKind::elliptic);
   settings.relative_tolerance = 1e-12;

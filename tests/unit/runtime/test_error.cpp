@@ -59,3 +59,25 @@ TEST(FoehnError, EverythingElseExitsWithOne) {
 
 }  // namespace
 }  // namespace foehn
+
+namespace foehn {
+namespace {
+
+TEST(FoehnCheck, AFailedInvariantIsAnInternalErrorNamingTheConditionAndTheLine) {
+  const int expected_line = __LINE__ + 2;
+  try {
+    FOEHN_CHECK(1 + 1 == 3, "sizes ", 4, " and ", 5);
+    FAIL() << "FOEHN_CHECK let a false condition through";
+  } catch (const Error& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(error.category(), ErrorCategory::internal);
+    EXPECT_NE(message.find("1 + 1 == 3"), std::string::npos) << message;
+    EXPECT_NE(message.find("test_error.cpp:" + std::to_string(expected_line)), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("(sizes 4 and 5)"), std::string::npos) << message;
+  }
+  EXPECT_NO_THROW(FOEHN_CHECK(2 + 2 == 4));
+}
+
+}  // namespace
+}  // namespace foehn

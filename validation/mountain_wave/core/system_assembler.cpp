@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 
+#include "foehn/fe/operator_list.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/error.hpp"
@@ -20,34 +21,46 @@ double seconds_since(Clock::time_point start) {
 
 }  // namespace
 
+// The CUDA backend's buffers: values and right-hand sides by shape, and device copies of host
+// fields (constant ones uploaded once, which fe::Assembler's per-call staging would repeat).
 struct SystemAssembler::Device {
-  Stream stream;
-  fe::CudaAssembler assembler;
   std::map<int, fe::DeviceBlockCsrMatrix> matrices;
   std::map<int, DeviceArray<double>> rhs;
   std::map<const double*, DeviceArray<double>> fields;  // by host address
   std::set<const double*> uploaded_constants;
-
-  explicit Device(const TetMesh& mesh) : assembler(mesh, stream) {}
 };
+
+namespace {
+
+fe::AssemblerOptions options_for(Backend backend, fe::AssemblyStrategy strategy) {
+  fe::AssemblerOptions options;
+  options.backend = std::string(to_string(backend));  // chosen once by the application
+  options.strategy = strategy;
+  return options;
+}
+
+}  // namespace
 
 SystemAssembler::SystemAssembler(const petsc::DistributedMesh& mesh, Backend backend,
                                  fe::AssemblyStrategy strategy, bool device_solves)
-    : backend_(backend), strategy_(strategy), device_solves_(device_solves), cpu_(mesh.local) {
+    : backend_(backend),
+      strategy_(strategy),
+      device_solves_(device_solves),
+      assembler_(mesh.local, options_for(backend, strategy)) {
   if (device_solves && backend != Backend::cuda)
     fail(ErrorCategory::invalid_input, "SystemAssembler: solves on the GPU need the CUDA backend");
-  if (backend_ == Backend::cuda) device_ = std::make_unique<Device>(mesh.local);
+  if (backend_ == Backend::cuda) device_ = std::make_unique<Device>();
 }
 
 SystemAssembler::~SystemAssembler() = default;
 
 const Stream* SystemAssembler::stream() const noexcept {
-  return device_ ? &device_->stream : nullptr;
+  return assembler_.stream();
 }
 
 const std::int32_t* SystemAssembler::device_tets() const {
   if (!device_) fail(ErrorCategory::invalid_input, "SystemAssembler: no device (CPU backend)");
-  return device_->assembler.tets().data();
+  return assembler_.cuda_assembler()->tets().data();
 }
 
 void SystemAssembler::declare_constant(std::span<const double> field) {
@@ -56,14 +69,15 @@ void SystemAssembler::declare_constant(std::span<const double> field) {
 
 const double* SystemAssembler::device_copy_of(const fe::FieldRef& field) {
   Device& d = *device_;
+  const Stream& stream = *assembler_.stream();
   auto [slot, created] = d.fields.try_emplace(field.data);
   if (created || slot->second.size() != static_cast<std::size_t>(field.size))
-    slot->second = DeviceArray<double>(static_cast<std::size_t>(field.size), d.stream);
+    slot->second = DeviceArray<double>(static_cast<std::size_t>(field.size), stream);
   const bool constant = constant_fields_.count(field.data) != 0;
   if (!constant || d.uploaded_constants.insert(field.data).second) {
     const petsc::ScopedLogEvent event(petsc::LogEvent::copy_h2d);
     slot->second.copy_from_host_async(
-        std::span<const double>(field.data, static_cast<std::size_t>(field.size)), d.stream);
+        std::span<const double>(field.data, static_cast<std::size_t>(field.size)), stream);
   }
   return slot->second.data();
 }
@@ -82,13 +96,14 @@ void SystemAssembler::assemble_on_host(const Op& op, petsc::PetscMatrix& matrix,
                                        petsc::PetscMatrix* same_values) {
   const int shape = Op::block_rows * 4 + Op::block_cols;
   auto [slot, created] = host_matrices_.try_emplace(shape);
-  if (created) slot->second = cpu_.create_matrix<Op>();
+  if (created) slot->second = assembler_.create_matrix<Op>();
   std::vector<double>& b = host_rhs_[Op::block_rows];
-  b.assign(static_cast<std::size_t>(cpu_.node_count()) * Op::block_rows, 0.0);
+  b.assign(static_cast<std::size_t>(assembler_.node_count()) * Op::block_rows, 0.0);
   const auto start = Clock::now();
   {
     const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
-    cpu_.assemble(op, slot->second, rhs ? std::span<double>(b) : std::span<double>());
+    assembler_.assemble(op, fe::Memory::host, slot->second,
+                        rhs ? std::span<double>(b) : std::span<double>());
   }
   const auto assembled = Clock::now();
   times_.assembly += std::chrono::duration<double>(assembled - start).count();
@@ -104,36 +119,32 @@ template <class Op>
 void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matrix,
                                           petsc::PetscVector* rhs, const Edit& edit,
                                           petsc::PetscMatrix* same_values) {
-  Device& d = *device_;
+  const Stream& stream = *assembler_.stream();
   const auto start = Clock::now();
-  fe::DeviceAssemblyTarget target{
-      Op::block_rows,       Op::block_cols, matrix.begin_device_write(d.stream),
-      matrix.value_count(), nullptr,        0};
+  const std::span<double> values(matrix.begin_device_write(stream), matrix.value_count());
+  std::span<double> rhs_values;
   auto assembled = start;
   try {
-    if (rhs) {
-      target.rhs = rhs->begin_device_write(d.stream);
-      target.rhs_count = rhs->local_value_count();
-    }
+    if (rhs) rhs_values = {rhs->begin_device_write(stream), rhs->local_value_count()};
     {
       const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
-      d.assembler.assemble(op, target, strategy_);
-      d.stream.synchronize();  // so that the event (and the phase timers) see the device time
+      assembler_.assemble(op, fe::Memory::device, {fe::Memory::device, values, rhs_values});
+      stream.synchronize();  // so that the event (and the phase timers) see the device time
     }
     assembled = Clock::now();
     times_.assembly += std::chrono::duration<double>(assembled - start).count();
-    if (edit) edit(target.values, target.rhs);
-    if (same_values) same_values->set_device_values(target.values, d.stream);
+    if (edit) edit(values.data(), rhs ? rhs_values.data() : nullptr);
+    if (same_values) same_values->set_device_values(values.data(), stream);
   } catch (...) {
     // A rejected field or a device error: give PETSc its arrays back, so that the objects
     // take the next assembly instead of failing as "not ended".
-    if (rhs) rhs->abandon_device_write(d.stream);
-    matrix.abandon_device_write(d.stream);
+    if (rhs) rhs->abandon_device_write(stream);
+    matrix.abandon_device_write(stream);
     throw;
   }
-  matrix.end_device_write(d.stream);
-  if (rhs) rhs->end_device_write(d.stream);
-  d.stream.synchronize();
+  matrix.end_device_write(stream);
+  if (rhs) rhs->end_device_write(stream);
+  stream.synchronize();
   times_.handoff += seconds_since(assembled);
 }
 
@@ -143,6 +154,7 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
                                          petsc::PetscVector* rhs, const Edit& edit,
                                          petsc::PetscMatrix* same_values) {
   Device& d = *device_;
+  const Stream& stream = *assembler_.stream();
   const int shape = Op::block_rows * 4 + Op::block_cols;
   const auto start = Clock::now();
   // A copy of the operator whose fields point at device copies of the host fields. The copy
@@ -153,36 +165,38 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
     const_cast<fe::FieldRef&>(field).data = device_copy_of(field);
   });
   auto [slot, created] = d.matrices.try_emplace(shape);
-  if (created) slot->second = d.assembler.create_matrix<Op>();
+  if (created)
+    slot->second = fe::DeviceBlockCsrMatrix{
+        Op::block_rows, Op::block_cols, DeviceArray<double>(assembler_.value_count<Op>(), stream)};
   auto [b, b_created] = d.rhs.try_emplace(Op::block_rows);
   if (b_created)
     b->second = DeviceArray<double>(
-        static_cast<std::size_t>(d.assembler.node_count()) * Op::block_rows, d.stream);
+        static_cast<std::size_t>(assembler_.node_count()) * Op::block_rows, stream);
   {
     const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
-    d.assembler.assemble(device_op, slot->second, rhs ? &b->second : nullptr, strategy_);
-    d.stream.synchronize();
+    assembler_.assemble(
+        device_op, fe::Memory::device,
+        {fe::Memory::device,
+         {slot->second.values.data(), slot->second.values.size()},
+         rhs ? std::span<double>(b->second.data(), b->second.size()) : std::span<double>{}});
+    stream.synchronize();
   }
   const auto assembled = Clock::now();
   times_.assembly += std::chrono::duration<double>(assembled - start).count();
   if (edit) edit(slot->second.values.data(), rhs ? b->second.data() : nullptr);
-  matrix.begin_set_values(slot->second, d.stream);
-  if (same_values) same_values->begin_set_values(slot->second.values, d.stream);
-  if (rhs) rhs->begin_set_values(b->second, d.stream);
+  matrix.begin_set_values(slot->second, stream);
+  if (same_values) same_values->begin_set_values(slot->second.values, stream);
+  if (rhs) rhs->begin_set_values(b->second, stream);
   matrix.end_set_values();
   if (same_values) same_values->end_set_values();
   if (rhs) rhs->end_set_values();
   times_.handoff += seconds_since(assembled);
 }
 
-#define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                                                      \
-  template void SystemAssembler::assemble(const fe::Op&, petsc::PetscMatrix&, petsc::PetscVector*, \
-                                          const Edit&, petsc::PetscMatrix*);
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(MassOperator)
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(DiffusionOperator)
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(AdvectionDiffusionOperator)
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(StabilisationOperator)
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(DivergenceOperator)
-FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(MomentumOperator)
-
 }  // namespace foehn::mountainwave
+
+#define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                            \
+  template void foehn::mountainwave::SystemAssembler::assemble(          \
+      const Op&, foehn::petsc::PetscMatrix&, foehn::petsc::PetscVector*, \
+      const foehn::mountainwave::SystemAssembler::Edit&, foehn::petsc::PetscMatrix*);
+FOEHN_FOR_EACH_BUILTIN_OPERATOR(FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE)

@@ -1,5 +1,6 @@
 #pragma once
-// Assembles an operator on this rank's elements with the chosen backend, lets the model edit
+// Assembles an operator on this rank's elements with the chosen backend (through the library's
+// fe::Assembler), lets the model edit
 // the values (lumped diagonal terms, Dirichlet rows) where they were assembled, and hands matrix
 // and right-hand side to PETSc. Three placements:
 //  - CPU backend: host fields, host values, host PETSc objects;
@@ -16,8 +17,7 @@
 #include <span>
 #include <vector>
 
-#include "foehn/fe/cpu_assembler.hpp"
-#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/assembler.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
@@ -46,7 +46,9 @@ class SystemAssembler {
   // Assembled values (and the arrays edits read) are in device memory: the CUDA backend.
   bool values_on_device() const noexcept { return backend_ == Backend::cuda; }
   bool device_solves() const noexcept { return device_solves_; }
-  const std::shared_ptr<const fe::CsrPattern>& pattern() const noexcept { return cpu_.pattern(); }
+  const std::shared_ptr<const fe::CsrPattern>& pattern() const noexcept {
+    return assembler_.pattern();
+  }
   // The device stream of the CUDA backend (null for the CPU backend).
   const Stream* stream() const noexcept;
   // Connectivity on the device, 4 nodes per tet (CUDA backend).
@@ -87,7 +89,7 @@ class SystemAssembler {
   Backend backend_;
   fe::AssemblyStrategy strategy_;
   bool device_solves_;
-  fe::CpuAssembler cpu_;
+  fe::Assembler assembler_;
   std::map<int, fe::BlockCsrMatrix> host_matrices_;  // by block shape (rows * 4 + cols)
   std::map<int, std::vector<double>> host_rhs_;      // by components
   std::set<const double*> constant_fields_;
