@@ -42,6 +42,13 @@ string(JOIN ":" _foehn_pc_path ${_foehn_petsc_pc_dirs})
 set(ENV{PKG_CONFIG_PATH} "${_foehn_pc_path}")
 if(PKG_CONFIG_FOUND)
   pkg_check_modules(PETSC QUIET IMPORTED_TARGET GLOBAL PETSc)
+  # The folder of the PETSc.pc found, links resolved (Debian's /usr/lib/petsc follows the
+  # alternatives, which may later point at another PETSc): FoehnConfig.cmake and foehn.pc
+  # send consumers to this same PETSc.
+  if(PETSC_FOUND)
+    pkg_get_variable(_foehn_petsc_pcfiledir PETSc pcfiledir)
+    file(REAL_PATH "${_foehn_petsc_pcfiledir}" FOEHN_PETSC_PKG_CONFIG_DIR)
+  endif()
 endif()
 set(ENV{PKG_CONFIG_PATH} "${_foehn_saved_pc}")
 foehn_require(PETSC_FOUND "PETSc (pkg-config module PETSc)" "petsc-dev")
