@@ -85,6 +85,9 @@ DeviceInfo device_info(int index) {
       2.0 * memory_clock_khz * 1.0e3 * (prop.memoryBusWidth / 8.0) / 1.0e9;
   info.max_threads_per_block = prop.maxThreadsPerBlock;
   info.shared_memory_per_block_bytes = prop.sharedMemPerBlock;
+  char bus_id[32] = {0};
+  FOEHN_CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, static_cast<int>(sizeof bus_id), index));
+  info.pci_bus_id = bus_id;
   return info;
 }
 

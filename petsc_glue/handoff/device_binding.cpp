@@ -53,9 +53,27 @@ int select_device_for_rank(MPI_Comm comm) {
   int device = local_rank % devices;
   PetscBool initialised = PETSC_FALSE;
   if (PetscInitialized(&initialised) == 0 && initialised) {
+    PetscInt listed[64];
+    PetscInt listed_count = 64;
+    PetscBool listed_set = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(PetscOptionsGetIntArray(nullptr, nullptr, "-foehn_devices", listed,
+                                              &listed_count, &listed_set));
     PetscInt chosen = -1;
     PetscBool set = PETSC_FALSE;
     FOEHN_PETSC_CHECK(PetscOptionsGetInt(nullptr, nullptr, "-device_select", &chosen, &set));
+    if (listed_set) {
+      if (listed_count < 1)
+        fail(ErrorCategory::invalid_input,
+             "-foehn_devices: no device listed (e.g. -foehn_devices 0,1)");
+      for (PetscInt k = 0; k < listed_count; ++k)
+        if (listed[k] < 0 || listed[k] >= devices)
+          fail(ErrorCategory::invalid_input, "-foehn_devices: device ", listed[k],
+               " but this host has ", devices, " CUDA device(s), numbered 0 to ", devices - 1);
+      chosen = listed[local_rank % listed_count];
+      const std::string value = std::to_string(chosen);
+      FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, "-device_select", value.c_str()));
+      set = PETSC_TRUE;
+    }
     if (set && chosen >= devices)
       fail(ErrorCategory::invalid_input, "select_device_for_rank: -device_select ", chosen,
            " but this host has ", devices, " CUDA device(s)");
@@ -63,6 +81,38 @@ int select_device_for_rank(MPI_Comm comm) {
   }
   select_device(device);
   return device;
+}
+
+std::vector<std::string> device_placement_report(MPI_Comm comm, int device) {
+  const auto [local_rank, local_size] = host_rank_and_size(comm, "device_placement_report");
+  int rank = 0, size = 1;
+  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &size) != MPI_SUCCESS)
+    fail(ErrorCategory::internal, "device_placement_report: MPI_Comm_rank/size failed");
+  char host[MPI_MAX_PROCESSOR_NAME] = {0};
+  int host_length = 0;
+  MPI_Get_processor_name(host, &host_length);
+  std::string line = "rank " + std::to_string(rank) + " on " + host + " (host rank " +
+                     std::to_string(local_rank) + " of " + std::to_string(local_size) + "): ";
+  if (device < 0) {
+    line += "no GPU";
+  } else {
+    const DeviceInfo info = device_info(device);
+    line += "GPU " + std::to_string(device) + " " + info.name + " [" + info.pci_bus_id + "]";
+  }
+  // Fixed-size records keep the gather to one collective.
+  constexpr int width = 256;
+  line.resize(width - 1, ' ');
+  std::vector<char> all(rank == 0 ? static_cast<std::size_t>(size) * width : 0);
+  if (MPI_Gather(line.c_str(), width, MPI_CHAR, all.data(), width, MPI_CHAR, 0, comm) !=
+      MPI_SUCCESS)
+    fail(ErrorCategory::internal, "device_placement_report: MPI_Gather failed");
+  std::vector<std::string> lines;
+  for (int r = 0; r < (rank == 0 ? size : 0); ++r) {
+    std::string entry(all.data() + static_cast<std::size_t>(r) * width);
+    entry.erase(entry.find_last_not_of(' ') + 1);
+    lines.push_back(std::move(entry));
+  }
+  return lines;
 }
 
 void preset_gpu_mpi_options(MPI_Comm comm) noexcept {
@@ -73,8 +123,7 @@ void preset_gpu_mpi_options(MPI_Comm comm) noexcept {
 #if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
   cuda_aware = mpi_ready && MPIX_Query_cuda_support() == 1;
 #endif
-  if (!cuda_aware && PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0") != 0)
-    return;
+  if (!cuda_aware && PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0") != 0) return;
   if (!mpi_ready) return;
   try {
     const int devices = cuda_device_count();

@@ -4,6 +4,9 @@
 // published runs used 4 ranks + 1 GPU) and eight ranks on a four-GPU host use two per GPU.
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 namespace foehn::petsc {
 
 // The rank's index among the ranks of `comm` on its host. Collective.
@@ -13,12 +16,20 @@ int host_local_rank(MPI_Comm comm);
 // (false where a host has no device). Collective; the same answer on every rank.
 bool one_rank_per_device(MPI_Comm comm);
 
-// Selects the rank's device on the calling thread and returns it: PETSc's `-device_select` when
-// PETSc is initialised and the option is set (preset_gpu_mpi_options sets it, so that Foehn and
-// a PETSc built with CUDA use the same GPU), else host_local_rank % device count. Collective.
-// Throws foehn::Error (unavailable) when the host has no CUDA device, (invalid_input) when
-// -device_select names a device the host does not have.
+// Selects the rank's device on the calling thread and returns it. In order of precedence:
+// - `-foehn_devices 0,2,...` (PETSc options database): the host's ranks take these devices round
+//   robin, device = list[host_local_rank % list size]; the choice is also set as PETSc's
+//   `-device_select`, so that a PETSc built with CUDA (whose devices start lazily) uses the same;
+// - PETSc's `-device_select` when set (preset_gpu_mpi_options sets it to the default below);
+// - host_local_rank % device count.
+// Collective. Throws foehn::Error (unavailable) when the host has no CUDA device,
+// (invalid_input) when an option names a device the host does not have or lists none.
 int select_device_for_rank(MPI_Comm comm);
+
+// One line per rank, gathered on rank 0 (empty elsewhere), saying where each rank runs:
+// "rank 1 on node7 (host rank 1 of 2): GPU 1 NVIDIA H200 [0000:2a:00.0]". `device` is the
+// rank's device (select_device_for_rank), or -1 for a rank without one. Collective.
+std::vector<std::string> device_placement_report(MPI_Comm comm, int device);
 
 // For programs linked to a PETSc built with CUDA, after MPI_Init and BEFORE PetscInitialize
 // (Foehn's programs initialise MPI themselves first, as a Fortran dynamical core does):

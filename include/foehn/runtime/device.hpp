@@ -26,6 +26,7 @@ struct DeviceInfo {
   double theoretical_bandwidth_gb_per_s = 0.0;
   int max_threads_per_block = 0;
   std::size_t shared_memory_per_block_bytes = 0;
+  std::string pci_bus_id;  // "0000:18:00.0": tells the GPUs of a host apart in run logs
 
   // "9.0"
   std::string compute_capability() const;

@@ -172,7 +172,11 @@ void run() {
   }
   const Backend backend = select_backend(o.backend, rank == 0 ? &std::cerr : nullptr);
   o.numerics.backend = backend;
-  if (backend == Backend::cuda) petsc::select_device_for_rank(comm);
+  // Where every rank runs, in the run log: which GPU of which host.
+  const int device = backend == Backend::cuda ? petsc::select_device_for_rank(comm) : -1;
+  if (backend == Backend::cuda)
+    for (const std::string& line : petsc::device_placement_report(comm, device))
+      std::printf("foehn-mountainwave: %s\n", line.c_str());
 
   app::Stopwatch setup_clock;
   TetMesh input_mesh;  // rank 0, only with tracer parcels
@@ -329,7 +333,8 @@ int main(int argc, char** argv) {
        "foehn-mountainwave: the Mountainwave3D dynamical core (Boussinesq, P1, Picard + pressure "
        "projection), assembled with Foehn and solved with PETSc.\n"
        "  [-mesh_cells 24,24,20 | -mesh_tets 554394] [-dt 20 | -cfl C] [-end_time 3600]\n"
-       "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-output_dir out]\n"
+       "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-foehn_devices 0,1]\n"
+       "  [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
        "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers_*.csv)\n"
        "  per-system solver options: -theta_ -qv_ -qc_ -qr_ -momentum_ -pressure_ -projection_\n"},
