@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -221,6 +222,10 @@ std::string device_short_name(std::string_view model) {
 }
 
 std::string git_commit() {
+  // On a GPU host the checkout is not there and the configure-time commit may be older than
+  // the code that was built: the caller can say which commit the bundle holds.
+  if (const char* given = std::getenv("FOEHN_BENCH_COMMIT"); given != nullptr && *given != '\0')
+    return given;
   const std::string now =
       first_line_of("git -C '" FOEHN_BENCH_SOURCE_DIR "' rev-parse --short HEAD 2>/dev/null");
   if (!now.empty()) return now;
