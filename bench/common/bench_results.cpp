@@ -33,16 +33,26 @@ std::string number(double value, int digits = 6) {
 }
 
 // Tables are read by people: three or four significant digits are all a timing carries.
-std::string short_number(double value) { return std::isfinite(value) ? number(value, 4) : "–"; }
+std::string short_number(double value) {
+  return std::isfinite(value) ? number(value, 4) : "–";
+}
 
 std::string json_string(std::string_view text) {
   std::string out = "\"";
   for (const char ch : text) {
     switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(ch) < 0x20) {
           char buffer[8];
@@ -111,25 +121,30 @@ std::optional<double> find_time_ms(const BenchReport& report, std::string_view n
 
 std::string to_json(const BenchReport& report) {
   std::ostringstream out;
-  out << "{\n  \"area\": " << json_string(report.area) << ",\n  \"device\": " << json_string(report.device)
-      << ",\n  \"commit\": " << json_string(report.commit) << ",\n  \"command\": "
-      << json_string(report.command) << ",\n  \"date\": " << json_string(report.date);
+  out << "{\n  \"area\": " << json_string(report.area)
+      << ",\n  \"device\": " << json_string(report.device)
+      << ",\n  \"commit\": " << json_string(report.commit)
+      << ",\n  \"command\": " << json_string(report.command)
+      << ",\n  \"date\": " << json_string(report.date);
   if (report.copy_bandwidth_gbs)
     out << ",\n  \"copy_bandwidth_gbs\": " << number(*report.copy_bandwidth_gbs);
   out << ",\n  \"cases\": [";
   for (std::size_t i = 0; i < report.cases.size(); ++i) {
     const BenchCase& c = report.cases[i];
-    out << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name) << ", \"size\": " << c.size
-        << ", \"size_unit\": " << json_string(c.size_unit) << ", \"variant\": " << json_string(c.variant);
+    out << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(c.name)
+        << ", \"size\": " << c.size << ", \"size_unit\": " << json_string(c.size_unit)
+        << ", \"variant\": " << json_string(c.variant);
     if (!c.ordering.empty()) out << ", \"ordering\": " << json_string(c.ordering);
     out << ",\n     \"time_ms\": " << number(c.time_ms) << ", \"repeats\": " << c.repeats
         << ", \"throughput\": " << number(c.throughput)
         << ", \"throughput_unit\": " << json_string(c.throughput_unit);
     if (c.model_bytes) out << ",\n     \"model_bytes\": " << number(*c.model_bytes);
     if (c.achieved_gbs) out << ", \"achieved_gbs\": " << number(*c.achieved_gbs);
-    if (c.fraction_of_copy_bw) out << ", \"fraction_of_copy_bw\": " << number(*c.fraction_of_copy_bw);
+    if (c.fraction_of_copy_bw)
+      out << ", \"fraction_of_copy_bw\": " << number(*c.fraction_of_copy_bw);
     if (!c.baseline.empty()) out << ",\n     \"baseline\": " << json_string(c.baseline);
-    if (c.speedup_vs_baseline) out << ", \"speedup_vs_baseline\": " << number(*c.speedup_vs_baseline);
+    if (c.speedup_vs_baseline)
+      out << ", \"speedup_vs_baseline\": " << number(*c.speedup_vs_baseline);
     if (c.max_rel_error_vs_reference)
       out << ",\n     \"max_rel_error_vs_reference\": " << number(*c.max_rel_error_vs_reference);
     if (c.published) out << ", \"published\": true";
@@ -148,20 +163,22 @@ std::string to_markdown(const BenchReport& report) {
       << "- commit `" << report.commit << "`, " << report.date << "\n"
       << "- command: `" << report.command << "`\n";
   if (report.copy_bandwidth_gbs)
-    out << "- copy bandwidth (read + write): " << short_number(*report.copy_bandwidth_gbs) << " GB/s\n";
+    out << "- copy bandwidth (read + write): " << short_number(*report.copy_bandwidth_gbs)
+        << " GB/s\n";
   for (const std::string& note : report.notes) out << "- " << note << "\n";
   out << "\n| case | variant | ordering | size | time ms | throughput | GB/s (model) | "
          "fraction of copy | speedup vs baseline | baseline | max rel error |\n"
       << "|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|\n";
   for (const BenchCase& c : report.cases) {
     out << "| " << c.name << " | " << c.variant << (c.published ? " (published)" : "") << " | "
-        << (c.ordering.empty() ? "–" : c.ordering) << " | " << c.size << " " << c.size_unit
-        << " | " << short_number(c.time_ms) << " | " << short_number(c.throughput) << " "
-        << c.throughput_unit
-        << " | " << opt(c.achieved_gbs) << " | " << opt(c.fraction_of_copy_bw) << " | "
+        << (c.ordering.empty() ? "–" : c.ordering) << " | " << c.size << " " << c.size_unit << " | "
+        << short_number(c.time_ms) << " | " << short_number(c.throughput) << " "
+        << c.throughput_unit << " | " << opt(c.achieved_gbs) << " | " << opt(c.fraction_of_copy_bw)
+        << " | "
         << (c.speedup_vs_baseline ? number(*c.speedup_vs_baseline, 3) + "×" : std::string("–"))
         << " | " << (c.baseline.empty() ? "–" : c.baseline) << " | "
-        << (c.max_rel_error_vs_reference ? number(*c.max_rel_error_vs_reference, 2) : "–") << " |\n";
+        << (c.max_rel_error_vs_reference ? number(*c.max_rel_error_vs_reference, 2) : "–")
+        << " |\n";
   }
   return out.str();
 }
@@ -232,19 +249,24 @@ std::string git_commit() {
   return FOEHN_BENCH_CONFIGURE_COMMIT;
 }
 
-std::string today_iso() { return utc_date("%Y-%m-%d"); }
-std::string today_compact() { return utc_date("%Y%m%d"); }
+std::string today_iso() {
+  return utc_date("%Y-%m-%d");
+}
+std::string today_compact() {
+  return utc_date("%Y%m%d");
+}
 
 std::string command_line(int argc, char** argv) {
   std::string out;
   for (int i = 0; i < argc; ++i) {
     std::string argument = argv[i];
     if (i == 0) argument = std::filesystem::path(argument).filename().string();
-    const bool needs_quotes = argument.empty() ||
-                              argument.find_first_of(" \t'\"$") != std::string::npos;
+    const bool needs_quotes =
+        argument.empty() || argument.find_first_of(" \t'\"$") != std::string::npos;
     if (needs_quotes) {
       std::string escaped = "'";
-      for (const char ch : argument) escaped += (ch == '\'') ? std::string("'\\''") : std::string(1, ch);
+      for (const char ch : argument)
+        escaped += (ch == '\'') ? std::string("'\\''") : std::string(1, ch);
       argument = escaped + "'";
     }
     out += (i ? " " : "") + argument;
