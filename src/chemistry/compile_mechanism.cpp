@@ -2,6 +2,7 @@
 // index lists of compiled_mechanism.hpp.
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -216,6 +217,13 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     c.rate_parameters.insert(c.rate_parameters.end(), r.parameters.begin(), r.parameters.end());
     c.external_index.push_back(r.external_rate);
     for (const SpeciesAmount& a : r.reactants) {
+      // A mechanism built in code skips the reader's checks: the same limit here, before the
+      // coefficient sizes anything.
+      if (!(a.amount >= 1.0 && a.amount <= max_reactant_coefficient) ||
+          a.amount != std::floor(a.amount))
+        fail(ErrorCategory::invalid_input, "chemistry: reaction ", mechanism.equation(r),
+             ": reactant coefficient ", a.amount, " is not an integer from 1 to ",
+             max_reactant_coefficient);
       for (int repeat = 0; repeat < static_cast<int>(a.amount); ++repeat)
         c.reactant_species.push_back(at(a.species));
     }

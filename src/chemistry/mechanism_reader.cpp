@@ -34,22 +34,40 @@ struct TypeSpec {
 
 const std::vector<TypeSpec>& type_specs() {
   static const std::vector<TypeSpec> specs = {
-      {ReactionType::arrhenius, "ARRHENIUS",
-       {{"A", 0, required, true}, {"B", 1, 0.0, false}, {"C", 2, 0.0, false},
-        {"D", 3, 300.0, true}, {"E", 4, 0.0, false}}},
-      {ReactionType::troe, "TROE",
-       {{"k0_A", 0, required, true}, {"k0_B", 1, 0.0, false}, {"k0_C", 2, 0.0, false},
-        {"kinf_A", 3, required, true}, {"kinf_B", 4, 0.0, false}, {"kinf_C", 5, 0.0, false},
-        {"Fc", 6, 0.6, true}, {"N", 7, 1.0, true}}},
+      {ReactionType::arrhenius,
+       "ARRHENIUS",
+       {{"A", 0, required, true},
+        {"B", 1, 0.0, false},
+        {"C", 2, 0.0, false},
+        {"D", 3, 300.0, true},
+        {"E", 4, 0.0, false}}},
+      {ReactionType::troe,
+       "TROE",
+       {{"k0_A", 0, required, true},
+        {"k0_B", 1, 0.0, false},
+        {"k0_C", 2, 0.0, false},
+        {"kinf_A", 3, required, true},
+        {"kinf_B", 4, 0.0, false},
+        {"kinf_C", 5, 0.0, false},
+        {"Fc", 6, 0.6, true},
+        {"N", 7, 1.0, true}}},
       {ReactionType::photolysis, "PHOTOLYSIS", {}},
       {ReactionType::first_order_loss, "FIRST_ORDER_LOSS", {}},
       {ReactionType::emission, "EMISSION", {}},
-      {ReactionType::cmaq_h2o2, "CMAQ_H2O2",
-       {{"k1_A", 0, required, true}, {"k1_C", 1, 0.0, false}, {"k2_A", 2, required, true},
+      {ReactionType::cmaq_h2o2,
+       "CMAQ_H2O2",
+       {{"k1_A", 0, required, true},
+        {"k1_C", 1, 0.0, false},
+        {"k2_A", 2, required, true},
         {"k2_C", 3, 0.0, false}}},
-      {ReactionType::cmaq_oh_hno3, "CMAQ_OH_HNO3",
-       {{"k0_A", 0, required, true}, {"k0_C", 1, 0.0, false}, {"k2_A", 2, required, true},
-        {"k2_C", 3, 0.0, false}, {"k3_A", 4, required, true}, {"k3_C", 5, 0.0, false}}},
+      {ReactionType::cmaq_oh_hno3,
+       "CMAQ_OH_HNO3",
+       {{"k0_A", 0, required, true},
+        {"k0_C", 1, 0.0, false},
+        {"k2_A", 2, required, true},
+        {"k2_C", 3, 0.0, false},
+        {"k3_A", 4, required, true},
+        {"k3_C", 5, 0.0, false}}},
   };
   return specs;
 }
@@ -69,7 +87,8 @@ bool is_external(ReactionType type) {
 // Parses one reaction; `where` prefixes every message ("file: reaction 3 ('R3')").
 class ReactionParser {
  public:
-  ReactionParser(Mechanism& mechanism, std::string source) : m_(mechanism), source_(std::move(source)) {}
+  ReactionParser(Mechanism& mechanism, std::string source)
+      : m_(mechanism), source_(std::move(source)) {}
 
   void parse(const json& item, std::size_t index) {
     where_ = source_ + ": reaction " + std::to_string(index);
@@ -77,14 +96,16 @@ class ReactionParser {
     Reaction reaction;
     if (item.contains("name")) reaction.name = string_field(item, "name");
     if (!reaction.name.empty()) where_ += " ('" + reaction.name + "')";
-    if (!item.contains("type")) fail(ErrorCategory::invalid_input, where_, ": field 'type' is missing");
+    if (!item.contains("type"))
+      fail(ErrorCategory::invalid_input, where_, ": field 'type' is missing");
     const std::string type_name = string_field(item, "type");
     const TypeSpec* spec = nullptr;
     for (const TypeSpec& candidate : type_specs()) {
       if (type_name == candidate.name) spec = &candidate;
     }
     if (spec == nullptr) {
-      fail(ErrorCategory::invalid_input, where_, ": field 'type': unknown reaction type '", type_name,
+      fail(ErrorCategory::invalid_input, where_, ": field 'type': unknown reaction type '",
+           type_name,
            "' (ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, CMAQ_H2O2, CMAQ_OH_HNO3)");
     }
     reaction.type = spec->type;
@@ -99,7 +120,8 @@ class ReactionParser {
     }
     for (const auto& [key, value] : item.items()) {
       if (known.count(key) == 0) {
-        fail(ErrorCategory::invalid_input, where_, ": field '", key, "' is not a parameter of ", spec->name);
+        fail(ErrorCategory::invalid_input, where_, ": field '", key, "' is not a parameter of ",
+             spec->name);
       }
     }
     check_shape(reaction);
@@ -121,14 +143,17 @@ class ReactionParser {
  private:
   std::string string_field(const json& item, const char* key) const {
     const json& value = item.at(key);
-    if (!value.is_string()) fail(ErrorCategory::invalid_input, where_, ": field '", key, "' must be a string");
+    if (!value.is_string())
+      fail(ErrorCategory::invalid_input, where_, ": field '", key, "' must be a string");
     return value.get<std::string>();
   }
 
   double number(const json& value, const std::string& field) const {
-    if (!value.is_number()) fail(ErrorCategory::invalid_input, where_, ": field '", field, "' must be a number");
+    if (!value.is_number())
+      fail(ErrorCategory::invalid_input, where_, ": field '", field, "' must be a number");
     const double x = value.get<double>();
-    if (!std::isfinite(x)) fail(ErrorCategory::invalid_input, where_, ": field '", field, "' is not finite");
+    if (!std::isfinite(x))
+      fail(ErrorCategory::invalid_input, where_, ": field '", field, "' is not finite");
     return x;
   }
 
@@ -140,35 +165,45 @@ class ReactionParser {
       return p.default_value;
     }
     const double x = number(item.at(p.key), p.key);
-    if (p.non_negative && x < 0.0) fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is negative (", x, ")");
+    if (p.non_negative && x < 0.0)
+      fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is negative (", x, ")");
     return x;
   }
 
-  std::vector<SpeciesAmount> amounts(const json& item, const char* list, const char* amount_key) const {
+  std::vector<SpeciesAmount> amounts(const json& item, const char* list,
+                                     const char* amount_key) const {
     std::vector<SpeciesAmount> result;
     if (!item.contains(list)) return result;
     const json& entries = item.at(list);
-    if (!entries.is_array()) fail(ErrorCategory::invalid_input, where_, ": field '", list, "' must be an array");
+    if (!entries.is_array())
+      fail(ErrorCategory::invalid_input, where_, ": field '", list, "' must be an array");
     for (std::size_t e = 0; e < entries.size(); ++e) {
       const std::string field = std::string(list) + "[" + std::to_string(e) + "]";
       const json& entry = entries[e];
-      if (!entry.is_object() || !entry.contains("species name") || !entry.at("species name").is_string()) {
-        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".species name' is missing or not a string");
+      if (!entry.is_object() || !entry.contains("species name") ||
+          !entry.at("species name").is_string()) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field,
+             ".species name' is missing or not a string");
       }
       const std::string species = entry.at("species name").get<std::string>();
       SpeciesAmount amount;
       amount.species = m_.species_index(species);
       if (amount.species < 0) {
-        fail(ErrorCategory::invalid_input, where_, ": field '", field, "': unknown species '", species, "'");
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, "': unknown species '",
+             species, "'");
       }
-      if (entry.contains(amount_key)) amount.amount = number(entry.at(amount_key), field + "." + amount_key);
+      if (entry.contains(amount_key))
+        amount.amount = number(entry.at(amount_key), field + "." + amount_key);
       if (amount.amount < 0.0) {
-        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".", amount_key, "' is negative");
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".", amount_key,
+             "' is negative");
       }
       // Mass action needs integer reactant orders: the Jacobian relies on repeated factors.
       if (std::string(list) == "reactants" &&
-          (amount.amount < 1.0 || amount.amount != std::floor(amount.amount))) {
-        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".coefficient' must be a positive integer");
+          (amount.amount < 1.0 || amount.amount > max_reactant_coefficient ||
+           amount.amount != std::floor(amount.amount))) {
+        fail(ErrorCategory::invalid_input, where_, ": field '", field, ".coefficient' is ",
+             amount.amount, "; it must be an integer from 1 to ", max_reactant_coefficient);
       }
       result.push_back(amount);
     }
@@ -181,7 +216,8 @@ class ReactionParser {
     }
     if (r.type == ReactionType::first_order_loss &&
         (r.reactants.size() != 1 || r.reactants[0].amount != 1.0)) {
-      fail(ErrorCategory::invalid_input, where_, ": field 'reactants' must hold one species with coefficient 1 for FIRST_ORDER_LOSS");
+      fail(ErrorCategory::invalid_input, where_,
+           ": field 'reactants' must hold one species with coefficient 1 for FIRST_ORDER_LOSS");
     }
     if (r.type != ReactionType::emission && r.reactants.empty()) {
       fail(ErrorCategory::invalid_input, where_, ": field 'reactants' is empty");
@@ -195,7 +231,9 @@ class ReactionParser {
 
 }  // namespace
 
-std::string_view reaction_type_name(ReactionType type) { return spec_of(type).name; }
+std::string_view reaction_type_name(ReactionType type) {
+  return spec_of(type).name;
+}
 
 int Mechanism::species_index(std::string_view species_name) const {
   for (std::size_t i = 0; i < species.size(); ++i) {
@@ -235,9 +273,11 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
   } catch (const json::exception& error) {  // parse_error, and out_of_range for 1e999
     fail(ErrorCategory::invalid_input, source, ": not valid JSON: ", error.what());
   }
-  if (!document.is_object()) fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
+  if (!document.is_object())
+    fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
   Mechanism mechanism;
-  if (document.contains("name") && document.at("name").is_string()) mechanism.name = document.at("name").get<std::string>();
+  if (document.contains("name") && document.at("name").is_string())
+    mechanism.name = document.at("name").get<std::string>();
   if (!document.contains("species") || !document.at("species").is_array()) {
     fail(ErrorCategory::invalid_input, source, ": field 'species' is missing or not an array");
   }
@@ -250,16 +290,20 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
     }
     Species s;
     s.name = entry.at("name").get<std::string>();
-    if (mechanism.species_index(s.name) >= 0) fail(ErrorCategory::invalid_input, where, ": duplicate species '", s.name, "'");
+    if (mechanism.species_index(s.name) >= 0)
+      fail(ErrorCategory::invalid_input, where, ": duplicate species '", s.name, "'");
     if (entry.contains("absolute tolerance")) {
       const json& atol = entry.at("absolute tolerance");
       if (!atol.is_number() || !std::isfinite(atol.get<double>()) || atol.get<double>() <= 0.0) {
-        fail(ErrorCategory::invalid_input, where, " ('", s.name, "'): field 'absolute tolerance' must be a positive number");
+        fail(ErrorCategory::invalid_input, where, " ('", s.name,
+             "'): field 'absolute tolerance' must be a positive number");
       }
       s.absolute_tolerance = atol.get<double>();
     }
     if (entry.contains("constant")) {
-      if (!entry.at("constant").is_boolean()) fail(ErrorCategory::invalid_input, where, " ('", s.name, "'): field 'constant' must be true or false");
+      if (!entry.at("constant").is_boolean())
+        fail(ErrorCategory::invalid_input, where, " ('", s.name,
+             "'): field 'constant' must be true or false");
       s.constant = entry.at("constant").get<bool>();
     }
     mechanism.species.push_back(std::move(s));
@@ -287,7 +331,8 @@ std::string mechanism_to_json(const Mechanism& mechanism) {
   document["name"] = mechanism.name;
   document["species"] = json::array();
   for (const Species& s : mechanism.species) {
-    document["species"].push_back({{"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}});
+    document["species"].push_back(
+        {{"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}});
   }
   document["reactions"] = json::array();
   for (const Reaction& r : mechanism.reactions) {
@@ -297,13 +342,18 @@ std::string mechanism_to_json(const Mechanism& mechanism) {
     if (!r.name.empty()) item["name"] = r.name;
     item["reactants"] = json::array();
     for (const SpeciesAmount& a : r.reactants) {
-      item["reactants"].push_back({{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name}, {"coefficient", a.amount}});
+      item["reactants"].push_back(
+          {{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name},
+           {"coefficient", a.amount}});
     }
     item["products"] = json::array();
     for (const SpeciesAmount& a : r.products) {
-      item["products"].push_back({{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name}, {"yield", a.amount}});
+      item["products"].push_back(
+          {{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name},
+           {"yield", a.amount}});
     }
-    for (const ParameterSpec& p : spec.parameters) item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
+    for (const ParameterSpec& p : spec.parameters)
+      item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
     document["reactions"].push_back(std::move(item));
   }
   return document.dump(2);

@@ -124,6 +124,11 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
   {
     std::ofstream fake(path("fake.json"));
     fake << "this is not JSON\n";
+    // A reactant coefficient of 1e9 once grew the tool to 10 GB (one entry per unit).
+    std::ofstream runaway(path("runaway.json"));
+    runaway << R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [{"type": "ARRHENIUS",)"
+            << R"( "A": 1, "reactants": [{"species name": "A", "coefficient": 1e9}],)"
+            << R"( "products": [{"species name": "B"}]}]})";
   }
   const std::vector<Case> cases = {
       {base + " -concentrations A=1,Q7=2", "Q7"},
@@ -132,6 +137,7 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
       {base + " -chem_method ros5", "ros5"},
       {"-mechanism " + path("missing.json") + " -duration 1", "missing.json"},
       {"-mechanism " + path("fake.json") + " -duration 1", "fake.json"},
+      {"-mechanism " + path("runaway.json") + " -duration 1", "integer from 1 to 16"},
       {base + " -external_rates j_no2=1e-3", "j_no2"},
       {base + " -concentrations A=-1", "A"},
       {base + " -chem_step 0.3 -output_interval 0.5 -output " + path("x.csv"), "-output_interval"},

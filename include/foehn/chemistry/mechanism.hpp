@@ -34,9 +34,17 @@ struct Species {
   bool constant = false;  // concentration held fixed (e.g. M, O2 as a bath): f and J rows are 0
 };
 
+// Mass action multiplies a reactant's concentration `coefficient` times, and the compiled
+// system stores one factor per unit: coefficients above this are refused (no elementary or
+// lumped atmospheric reaction comes near it), so a typo such as 1e9 is an error naming the
+// field instead of a runaway allocation.
+inline constexpr int max_reactant_coefficient = 16;
+
 struct SpeciesAmount {
   int species = 0;
-  double amount = 1.0;  // reactants: integer coefficient; products: yield (any value >= 0)
+  // reactants: integer coefficient, 1 .. max_reactant_coefficient; products: yield (any value
+  // >= 0)
+  double amount = 1.0;
 };
 
 struct Reaction {

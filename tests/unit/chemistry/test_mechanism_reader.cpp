@@ -12,14 +12,17 @@ namespace fc = foehn::chemistry;
 
 namespace {
 
-std::string mechanism_path(const char* name) { return std::string(FOEHN_MECHANISM_DIR) + "/" + name; }
+std::string mechanism_path(const char* name) {
+  return std::string(FOEHN_MECHANISM_DIR) + "/" + name;
+}
 
 // A valid two-reaction mechanism with `reaction` appended as the third (index 2).
 std::string with_reaction(const std::string& reaction) {
   return R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [
     {"type": "ARRHENIUS", "reactants": [{"species name": "A"}], "products": [{"species name": "B"}], "A": 1.0},
     {"type": "PHOTOLYSIS", "name": "jB", "reactants": [{"species name": "B"}], "products": [{"species name": "A"}]},
-    )" + reaction + "]}";
+    )" + reaction +
+         "]}";
 }
 
 // Expects invalid_input with every fragment in the message.
@@ -31,17 +34,22 @@ void expect_rejected(const std::string& text, std::initializer_list<const char*>
     EXPECT_EQ(error.category(), foehn::ErrorCategory::invalid_input);
     const std::string message = error.what();
     EXPECT_NE(message.find("bad.json"), std::string::npos) << message;
-    for (const char* fragment : fragments) EXPECT_NE(message.find(fragment), std::string::npos) << message;
+    for (const char* fragment : fragments)
+      EXPECT_NE(message.find(fragment), std::string::npos) << message;
   }
 }
 
 }  // namespace
 
 TEST(MechanismReader, ShippedMechanismsLoad) {
-  struct Expected { const char* file; std::size_t species, reactions; };
-  for (const Expected& e : {Expected{"chapman.json", 5, 6}, Expected{"nox_stratosphere.json", 13, 14},
-                            Expected{"robertson.json", 3, 3}, Expected{"pollu.json", 20, 25},
-                            Expected{"hires.json", 8, 15}, Expected{"orego.json", 3, 9}}) {
+  struct Expected {
+    const char* file;
+    std::size_t species, reactions;
+  };
+  for (const Expected& e :
+       {Expected{"chapman.json", 5, 6}, Expected{"nox_stratosphere.json", 13, 14},
+        Expected{"robertson.json", 3, 3}, Expected{"pollu.json", 20, 25},
+        Expected{"hires.json", 8, 15}, Expected{"orego.json", 3, 9}}) {
     const fc::Mechanism m = fc::read_mechanism(mechanism_path(e.file));
     EXPECT_EQ(m.species.size(), e.species) << e.file;
     EXPECT_EQ(m.reactions.size(), e.reactions) << e.file;
@@ -73,37 +81,80 @@ TEST(MechanismReader, RoundTripKeepsEverything) {
 }
 
 TEST(MechanismReader, DefaultsFollowMicm) {
-  const fc::Mechanism m = fc::parse_mechanism(with_reaction(
-      R"({"type": "TROE", "reactants": [{"species name": "A"}], "products": [], "k0_A": 1e-30, "kinf_A": 1e-11})"), "t");
+  const fc::Mechanism m = fc::parse_mechanism(
+      with_reaction(
+          R"({"type": "TROE", "reactants": [{"species name": "A"}], "products": [], "k0_A": 1e-30, "kinf_A": 1e-11})"),
+      "t");
   const auto& p = m.reactions[2].parameters;
-  EXPECT_EQ(p[6], 0.6);  // Fc
-  EXPECT_EQ(p[7], 1.0);  // N
+  EXPECT_EQ(p[6], 0.6);                            // Fc
+  EXPECT_EQ(p[7], 1.0);                            // N
   EXPECT_EQ(m.reactions[0].parameters[3], 300.0);  // Arrhenius D
 }
 
 TEST(MechanismReader, BadFilesNameReactionAndField) {
-  const char* arr = R"("type": "ARRHENIUS", "name": "R9", "reactants": [{"species name": "A"}], "products": [{"species name": "B"}])";
-  expect_rejected(with_reaction(std::string("{") + arr + "}"), {"reaction 2", "R9", "A -> B", "'A' is missing"});
-  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": -1})"), {"reaction 2", "R9", "'A' is negative"});
-  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": 1e999})"), {"not valid JSON", "overflow"});
-  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": "fast"})"), {"reaction 2", "'A' must be a number"});
-  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": 1, "Q": 2})"), {"reaction 2", "field 'Q'"});
-  expect_rejected(with_reaction(R"({"type": "SPEEDY", "reactants": [{"species name": "A"}]})"), {"reaction 2", "'type'", "SPEEDY"});
-  expect_rejected(with_reaction(R"({"reactants": [{"species name": "A"}]})"), {"reaction 2", "'type' is missing"});
-  expect_rejected(with_reaction(R"({"type": "ARRHENIUS", "name": "R7", "A": 1, "reactants": [{"species name": "Z"}]})"),
-                  {"reaction 2", "R7", "reactants[0]", "unknown species 'Z'"});
-  expect_rejected(with_reaction(R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A"}], "products": [{"species name": "B", "yield": -0.5}]})"),
-                  {"reaction 2", "products[0].yield"});
-  expect_rejected(with_reaction(R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A", "coefficient": 1.5}]})"),
-                  {"reaction 2", "reactants[0].coefficient"});
-  expect_rejected(with_reaction(R"({"type": "PHOTOLYSIS", "reactants": [{"species name": "A"}]})"), {"reaction 2", "'name' is required"});
-  expect_rejected(with_reaction(R"({"type": "EMISSION", "name": "e", "reactants": [{"species name": "A"}]})"), {"reaction 2", "'reactants'"});
-  expect_rejected(with_reaction(R"({"type": "TROE", "name": "T", "reactants": [{"species name": "A"}], "k0_A": 1e-30})"), {"reaction 2", "'kinf_A' is missing"});
-  expect_rejected(with_reaction(R"({"type": "CMAQ_OH_HNO3", "reactants": [{"species name": "A"}], "k0_A": 1, "k2_A": 1})"), {"reaction 2", "'k3_A' is missing"});
-  expect_rejected(with_reaction(R"({"type": "CMAQ_H2O2", "reactants": [{"species name": "A"}], "k1_A": 1, "k2_A": 1, "k2_C": null})"), {"reaction 2", "'k2_C' must be a number"});
+  const char* arr =
+      R"("type": "ARRHENIUS", "name": "R9", "reactants": [{"species name": "A"}], "products": [{"species name": "B"}])";
+  expect_rejected(with_reaction(std::string("{") + arr + "}"),
+                  {"reaction 2", "R9", "A -> B", "'A' is missing"});
+  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": -1})"),
+                  {"reaction 2", "R9", "'A' is negative"});
+  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": 1e999})"),
+                  {"not valid JSON", "overflow"});
+  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": "fast"})"),
+                  {"reaction 2", "'A' must be a number"});
+  expect_rejected(with_reaction(std::string("{") + arr + R"(, "A": 1, "Q": 2})"),
+                  {"reaction 2", "field 'Q'"});
+  expect_rejected(with_reaction(R"({"type": "SPEEDY", "reactants": [{"species name": "A"}]})"),
+                  {"reaction 2", "'type'", "SPEEDY"});
+  expect_rejected(with_reaction(R"({"reactants": [{"species name": "A"}]})"),
+                  {"reaction 2", "'type' is missing"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "name": "R7", "A": 1, "reactants": [{"species name": "Z"}]})"),
+      {"reaction 2", "R7", "reactants[0]", "unknown species 'Z'"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A"}], "products": [{"species name": "B", "yield": -0.5}]})"),
+      {"reaction 2", "products[0].yield"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A", "coefficient": 1.5}]})"),
+      {"reaction 2", "reactants[0].coefficient"});
+  // Huge or wrapped coefficients: refused before they size anything (no runaway, no cast).
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A", "coefficient": 1e9}]})"),
+      {"reaction 2", "reactants[0].coefficient' is 1000000000", "integer from 1 to 16"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A", "coefficient": 4294967297}]})"),
+      {"reaction 2", "reactants[0].coefficient' is 4294967297"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A", "coefficient": 17}]})"),
+      {"reaction 2", "integer from 1 to 16"});
+  expect_rejected(with_reaction(R"({"type": "PHOTOLYSIS", "reactants": [{"species name": "A"}]})"),
+                  {"reaction 2", "'name' is required"});
+  expect_rejected(
+      with_reaction(R"({"type": "EMISSION", "name": "e", "reactants": [{"species name": "A"}]})"),
+      {"reaction 2", "'reactants'"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "TROE", "name": "T", "reactants": [{"species name": "A"}], "k0_A": 1e-30})"),
+      {"reaction 2", "'kinf_A' is missing"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "CMAQ_OH_HNO3", "reactants": [{"species name": "A"}], "k0_A": 1, "k2_A": 1})"),
+      {"reaction 2", "'k3_A' is missing"});
+  expect_rejected(
+      with_reaction(
+          R"({"type": "CMAQ_H2O2", "reactants": [{"species name": "A"}], "k1_A": 1, "k2_A": 1, "k2_C": null})"),
+      {"reaction 2", "'k2_C' must be a number"});
   expect_rejected(R"({"species": [{"name": "A"}], "reactions": [ {"type": )", {"not valid JSON"});
-  expect_rejected(R"({"species": [{"name": "A"}, {"name": "A"}], "reactions": []})", {"species 1", "duplicate"});
-  expect_rejected(R"({"species": [{"name": "A", "absolute tolerance": 0}], "reactions": []})", {"species 0", "absolute tolerance"});
+  expect_rejected(R"({"species": [{"name": "A"}, {"name": "A"}], "reactions": []})",
+                  {"species 1", "duplicate"});
+  expect_rejected(R"({"species": [{"name": "A", "absolute tolerance": 0}], "reactions": []})",
+                  {"species 0", "absolute tolerance"});
   expect_rejected(R"({"species": [{"name": "A"}]})", {"'reactions'"});
   expect_rejected(R"([1, 2])", {"top level"});
 }
