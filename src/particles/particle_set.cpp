@@ -50,8 +50,8 @@ void ParticleSet::validate() const {
   const std::size_t n = size();
   if (longitude.size() != n || latitude.size() != n || pressure.size() != n || time.size() != n ||
       status.size() != n) {
-    fail(ErrorCategory::invalid_input, "ParticleSet: attribute arrays differ in length (id has ",
-         n, ")");
+    fail(ErrorCategory::invalid_input, "ParticleSet: attribute arrays differ in length (id has ", n,
+         ")");
   }
   for (std::size_t q = 0; q < quantities_.size(); ++q) {
     if (quantities_[q].size() != n) {
@@ -64,6 +64,12 @@ void ParticleSet::validate() const {
         !std::isfinite(pressure[i]) || !std::isfinite(time[i])) {
       fail(ErrorCategory::invalid_input, "ParticleSet: parcel ", id[i],
            " has a non-finite position or time");
+    }
+    // Heights and the mesh transport take log(p0 / p): a pressure <= 0 would make NaN
+    // positions (and once crashed foehn-trajectories in transport_step).
+    if (!(pressure[i] > 0.0)) {
+      fail(ErrorCategory::invalid_input, "ParticleSet: parcel ", id[i], " has pressure ",
+           pressure[i], " Pa; pressures must be positive");
     }
     if (status[i] != ParcelStatus::active && status[i] != ParcelStatus::left_domain) {
       fail(ErrorCategory::invalid_input, "ParticleSet: parcel ", id[i], " has the unknown status ",

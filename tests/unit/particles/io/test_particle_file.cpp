@@ -34,7 +34,8 @@ ParticleSet sample_parcels(std::size_t n) {
   std::uniform_real_distribution<double> lon(-pi, pi), sin_lat(-1.0, 1.0), p(100.0, 101325.0);
   for (std::size_t i = 0; i < n; ++i) {
     const std::int64_t id = (std::int64_t{1} << 40) + static_cast<std::int64_t>(i * 7919) - 3;
-    set.add(lon(random), std::asin(sin_lat(random)), p(random), 3600.0 + 0.1 * static_cast<double>(i), id);
+    set.add(lon(random), std::asin(sin_lat(random)), p(random),
+            3600.0 + 0.1 * static_cast<double>(i), id);
   }
   set.add(0.0, 0.5 * pi, 50.0, 1.0, -5);  // a pole and a negative id
   set.add(-pi, -0.5 * pi, 101325.0, 2.0, std::numeric_limits<std::int64_t>::max());
@@ -56,13 +57,16 @@ void expect_round_trip(const ParticleSet& original, const ParticleSet& back) {
   for (std::size_t i = 0; i < original.size(); ++i) {
     EXPECT_LE(ulps_apart(back.longitude[i], original.longitude[i]), 2) << i;
     EXPECT_LE(ulps_apart(back.latitude[i], original.latitude[i]), 2) << i;
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.pressure[i]), std::bit_cast<std::uint64_t>(original.pressure[i]));
-    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.time[i]), std::bit_cast<std::uint64_t>(original.time[i]));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.pressure[i]),
+              std::bit_cast<std::uint64_t>(original.pressure[i]));
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(back.time[i]),
+              std::bit_cast<std::uint64_t>(original.time[i]));
     EXPECT_EQ(back.id[i], original.id[i]);
     EXPECT_EQ(back.status[i], original.status[i]);
     for (const std::string& name : original.quantity_names()) {
       EXPECT_EQ(std::bit_cast<std::uint64_t>(back.quantity(name)[i]),
-                std::bit_cast<std::uint64_t>(original.quantity(name)[i])) << name << " " << i;
+                std::bit_cast<std::uint64_t>(original.quantity(name)[i]))
+          << name << " " << i;
     }
   }
 }
@@ -117,7 +121,8 @@ TEST(ParticleFile, WriterRejectsBadSets) {
   foehn::testing::TempDir folder;
   ParticleSet repeated = sample_parcels(3);
   repeated.id[2] = repeated.id[0];
-  expect_error([&] { write_particle_file(repeated, folder / "x.nc"); }, ErrorCategory::invalid_input,
+  expect_error([&] { write_particle_file(repeated, folder / "x.nc"); },
+               ErrorCategory::invalid_input,
                {"x.nc", "parcel id " + std::to_string(repeated.id[0]), "more than once"});
   ParticleSet clash = sample_parcels(3);
   clash.add_quantity("lat");
@@ -192,6 +197,12 @@ TEST(ParticleFile, ReaderRejectsBadFiles) {
   not_finite.write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
                {"bad.nc", "'pressure' is not finite at particle 1"});
+  // A negative pressure once crashed foehn-trajectories in transport_step (log of p).
+  RawParticleFile negative_pressure;
+  negative_pressure.pressure[2] = -5.0;
+  negative_pressure.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "pressure -5 Pa; pressures must be positive"});
   RawParticleFile off_sphere;
   off_sphere.lat[0] = 91.0;
   off_sphere.write(path);
