@@ -21,13 +21,6 @@ fe::AssemblerOptions options_for(const char* backend, const char* strategy, void
   return options;
 }
 
-fe::Memory memory_of(foehn_memory memory, const char* name) {
-  if (memory == FOEHN_MEMORY_HOST) return fe::Memory::host;
-  if (memory == FOEHN_MEMORY_DEVICE) return fe::Memory::device;
-  fail(ErrorCategory::invalid_input, name, " is ", static_cast<int>(memory),
-       " (FOEHN_MEMORY_HOST = 0 or FOEHN_MEMORY_DEVICE = 1)");
-}
-
 std::span<double> span_of(double* data, int64_t count, const char* name) {
   if (count < 0) fail(ErrorCategory::invalid_input, name, ": negative count ", count);
   if (data == nullptr && count > 0)
@@ -85,8 +78,8 @@ foehn_status foehn_assemble_values(foehn_assembler assembler, foehn_operator op,
   return guarded("foehn_assemble_values", [&] {
     require(assembler, "assembler");
     require(op, "op");
-    const fe::Memory field_memory = memory_of(fields, "fields");
-    const fe::Memory result_memory = memory_of(results, "results");
+    const fe::Memory field_memory = c_api::memory_of(fields, "fields");
+    const fe::Memory result_memory = c_api::memory_of(results, "results");
     c_api::FieldOrder& order = assembler->order;
     std::span<double> caller_rhs = span_of(rhs, rhs_count, "rhs");
     std::span<double> local_rhs = caller_rhs;

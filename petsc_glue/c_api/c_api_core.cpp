@@ -7,6 +7,7 @@
 #include "c_api_support.hpp"
 #include "foehn/config.hpp"
 #include "foehn/mesh/from_arrays.hpp"
+#include "foehn/petsc/partitioned_mesh.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::c_api {
@@ -52,6 +53,25 @@ void require(const void* pointer, const char* argument) {
   if (pointer == nullptr) fail(ErrorCategory::invalid_input, argument, " is NULL");
 }
 
+IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name) {
+  if (count < 0) fail(ErrorCategory::invalid_input, name, ": negative length ", count);
+  if (index_bytes == 4)
+    return std::span<const std::int32_t>(static_cast<const std::int32_t*>(data),
+                                         static_cast<std::size_t>(count));
+  if (index_bytes == 8)
+    return std::span<const std::int64_t>(static_cast<const std::int64_t*>(data),
+                                         static_cast<std::size_t>(count));
+  fail(ErrorCategory::invalid_input, name, ": index_bytes is ", index_bytes,
+       " (4 for int32 / Fortran integer, 8 for int64 / integer(8))");
+}
+
+fe::Memory memory_of(foehn_memory memory, const char* name) {
+  if (memory == FOEHN_MEMORY_HOST) return fe::Memory::host;
+  if (memory == FOEHN_MEMORY_DEVICE) return fe::Memory::device;
+  fail(ErrorCategory::invalid_input, name, " is ", static_cast<int>(memory),
+       " (FOEHN_MEMORY_HOST = 0 or FOEHN_MEMORY_DEVICE = 1)");
+}
+
 FieldOrder::FieldOrder(std::vector<std::int32_t> caller_local_of_local) {
   for (std::size_t l = 0; l < caller_local_of_local.size(); ++l)
     if (caller_local_of_local[l] != static_cast<std::int32_t>(l)) {
@@ -66,54 +86,37 @@ AnyBuiltinOperator FieldOrder::to_local(const AnyBuiltinOperator& op, fe::Memory
   std::size_t slot = 0;
   return std::visit(
       [&](const auto& o) -> AnyBuiltinOperator {
-        return fe::with_fields_replaced(o, [&](const fe::FieldRef& field, int components,
-                                               const char* name) {
-          if (fields == fe::Memory::device)
-            fail(ErrorCategory::invalid_input, o.name, " operator: field ", name,
-                 " is in device memory, but this partitioned mesh orders its nodes differently "
-                 "from the caller; pass host fields (Foehn permutes them)");
-          if (field.size != static_cast<std::int64_t>(nodes) * components)
-            fail(ErrorCategory::invalid_input, o.name, " operator: field ", name, " has ",
-                 field.size, " values, expected ", nodes * components, " (", nodes,
-                 " local nodes x ", components, ")");
-          if (scratch_.size() <= slot) scratch_.resize(slot + 1);
-          std::vector<double>& local = scratch_[slot++];
-          local.resize(static_cast<std::size_t>(field.size));
-          for (std::size_t l = 0; l < nodes; ++l)
-            for (int c = 0; c < components; ++c)
-              local[l * components + c] =
-                  field.data[static_cast<std::size_t>(caller_local_of_local_[l]) * components + c];
-          return fe::field_ref(local);
-        });
+        return fe::with_fields_replaced(
+            o, [&](const fe::FieldRef& field, int components, const char* name) {
+              if (fields == fe::Memory::device)
+                fail(ErrorCategory::invalid_input, o.name, " operator: field ", name,
+                     " is in device memory, but this partitioned mesh orders its nodes differently "
+                     "from the caller; pass host fields (Foehn permutes them)");
+              if (field.size != static_cast<std::int64_t>(nodes) * components)
+                fail(ErrorCategory::invalid_input, o.name, " operator: field ", name, " has ",
+                     field.size, " values, expected ", nodes * components, " (", nodes,
+                     " local nodes x ", components, ")");
+              if (scratch_.size() <= slot) scratch_.resize(slot + 1);
+              std::vector<double>& local = scratch_[slot++];
+              local.resize(static_cast<std::size_t>(field.size));
+              petsc::to_local_order(caller_local_of_local_,
+                                    {field.data, static_cast<std::size_t>(field.size)}, local,
+                                    components);
+              return fe::field_ref(local);
+            });
       },
       op);
 }
 
 void FieldOrder::to_caller(std::span<const double> local, std::span<double> caller,
                            int components) const {
-  if (identity()) {
+  if (identity())
     std::copy(local.begin(), local.end(), caller.begin());
-    return;
-  }
-  for (std::size_t l = 0; l < caller_local_of_local_.size(); ++l)
-    for (int c = 0; c < components; ++c)
-      caller[static_cast<std::size_t>(caller_local_of_local_[l]) * components + c] =
-          local[l * components + c];
+  else
+    petsc::to_caller_order(caller_local_of_local_, local, caller, components);
 }
 
 namespace {
-
-IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name) {
-  if (count < 0) fail(ErrorCategory::invalid_input, name, ": negative length ", count);
-  if (index_bytes == 4)
-    return std::span<const std::int32_t>(static_cast<const std::int32_t*>(data),
-                                         static_cast<std::size_t>(count));
-  if (index_bytes == 8)
-    return std::span<const std::int64_t>(static_cast<const std::int64_t*>(data),
-                                         static_cast<std::size_t>(count));
-  fail(ErrorCategory::invalid_input, name, ": index_bytes is ", index_bytes,
-       " (4 for int32 / Fortran integer, 8 for int64 / integer(8))");
-}
 
 // The names a visitor reports, for "unknown name" messages.
 template <class Op>

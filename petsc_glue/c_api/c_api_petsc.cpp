@@ -64,18 +64,11 @@ foehn_status create_partitioned(const char* call, MPI_Comm comm, int64_t local_n
            tet_count, " is out of range");
     if (node_ids == nullptr && local_node_count > 0)
       fail(ErrorCategory::invalid_input, "node_ids is NULL");
-    if (index_bytes != 4 && index_bytes != 8)
-      fail(ErrorCategory::invalid_input, "index_bytes is ", index_bytes, " (4 or 8)");
     petsc::PartitionedMeshArrays arrays;
     arrays.local.coordinates = coordinates;
     arrays.local.node_count = local_node_count;
-    const std::size_t corners = static_cast<std::size_t>(tet_count) * 4;
-    if (index_bytes == 4)
-      arrays.local.tets =
-          std::span<const std::int32_t>(static_cast<const std::int32_t*>(connectivity), corners);
-    else
-      arrays.local.tets =
-          std::span<const std::int64_t>(static_cast<const std::int64_t*>(connectivity), corners);
+    arrays.local.tets =
+        c_api::index_array(connectivity, tet_count * 4, index_bytes, "connectivity");
     arrays.local.index_base = index_base;
     arrays.local.orientation =
         orientation == FOEHN_ORIENTATION_FIX ? OrientationPolicy::fix : OrientationPolicy::check;
@@ -199,11 +192,7 @@ foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_m
     require(op, "op");
     foehn_matrix_s& m = *matrix;
     fe::Assembler& a = m.assembler->assembler;
-    if (fields != FOEHN_MEMORY_HOST && fields != FOEHN_MEMORY_DEVICE)
-      fail(ErrorCategory::invalid_input, "fields is ", static_cast<int>(fields),
-           " (FOEHN_MEMORY_HOST = 0 or FOEHN_MEMORY_DEVICE = 1)");
-    const fe::Memory field_memory =
-        fields == FOEHN_MEMORY_HOST ? fe::Memory::host : fe::Memory::device;
+    const fe::Memory field_memory = c_api::memory_of(fields, "fields");
     const c_api::AnyBuiltinOperator local_op = m.assembler->order.to_local(op->op, field_memory);
     std::visit(
         [&](const auto& o) {

@@ -11,6 +11,7 @@
 #include "foehn/fe/assembler.hpp"
 #include "foehn/fe/operator_list.hpp"
 #include "foehn/foehn.h"
+#include "foehn/mesh/from_arrays.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 
@@ -54,6 +55,10 @@ foehn_status guarded(const char* call, Body&& body) noexcept {
 
 // Throws invalid_input naming `argument` of `call` when `pointer` is null.
 void require(const void* pointer, const char* argument);
+// The caller's connectivity as 4- or 8-byte indices (index_bytes); invalid_input otherwise.
+IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name);
+// FOEHN_MEMORY_HOST / _DEVICE as fe::Memory; invalid_input naming `name` otherwise.
+fe::Memory memory_of(foehn_memory memory, const char* name);
 
 // Meshes made from a caller's partition number their nodes differently from the caller: fields
 // arrive in the caller's local order and are permuted to Foehn's here (host memory; device

@@ -12,6 +12,7 @@
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
+#include "mpi/support/distributed_layout.hpp"
 #include "mpi/support/mpi_test_support.hpp"
 
 namespace foehn::petsc {
@@ -31,42 +32,10 @@ DistributedMesh distribute_from_rank0(const TetMesh& input,
 
 // Global layout: sizes, contiguous ranges in rank order, owned numbers, ghost order.
 void check_layout(const TetMesh& input, const DistributedMesh& mesh) {
-  const int size = world_size();
-  EXPECT_EQ(mesh.rank, world_rank());
-  EXPECT_EQ(mesh.size, size);
   EXPECT_EQ(mesh.global_nodes, static_cast<std::int64_t>(input.node_count()));
   EXPECT_EQ(mesh.global_tets, static_cast<std::int64_t>(input.tet_count()));
   EXPECT_EQ(mesh.global_boundary_faces, static_cast<std::int64_t>(input.boundary_face_count()));
-  EXPECT_EQ(reduce_all<std::int64_t>(mesh.owned_nodes, MPI_SUM), mesh.global_nodes);
-  EXPECT_EQ(reduce_all<std::int64_t>(mesh.local_tets(), MPI_SUM), mesh.global_tets);
-
-  const std::vector<std::int64_t> firsts = gather_all<std::int64_t>(mesh.first_owned_global);
-  const std::vector<std::int64_t> counts = gather_all<std::int64_t>(mesh.owned_nodes);
-  ASSERT_EQ(mesh.ownership_ranges.size(), static_cast<std::size_t>(size) + 1);
-  EXPECT_EQ(mesh.ownership_ranges.front(), 0);
-  EXPECT_EQ(mesh.ownership_ranges.back(), mesh.global_nodes);
-  for (std::size_t r = 0; r < static_cast<std::size_t>(size); ++r) {
-    EXPECT_EQ(mesh.ownership_ranges[r], firsts[r]) << "rank " << r;
-    EXPECT_EQ(mesh.ownership_ranges[r + 1], firsts[r] + counts[r]) << "rank " << r;
-  }
-
-  const auto local_nodes = static_cast<std::size_t>(mesh.local_nodes());
-  ASSERT_EQ(mesh.input_node_of_local.size(), local_nodes);
-  ASSERT_EQ(mesh.owner_of_local.size(), local_nodes);
-  ASSERT_EQ(mesh.local.nodes.size(), local_nodes);
-  ASSERT_LE(mesh.owned_nodes, mesh.local_nodes());
-  for (std::int32_t l = 0; l < mesh.owned_nodes; ++l) {
-    EXPECT_EQ(mesh.global_of_local[static_cast<std::size_t>(l)], mesh.first_owned_global + l);
-    EXPECT_EQ(mesh.owner_of_local[static_cast<std::size_t>(l)], mesh.rank);
-  }
-  for (std::size_t l = static_cast<std::size_t>(mesh.owned_nodes); l < local_nodes; ++l) {
-    const std::int64_t g = mesh.global_of_local[l];
-    EXPECT_NE(mesh.owner_of_local[l], mesh.rank) << "ghost " << l;
-    EXPECT_EQ(mesh.owner_of_global(g), mesh.owner_of_local[l]) << "ghost " << l;
-    if (l > static_cast<std::size_t>(mesh.owned_nodes)) {
-      EXPECT_LT(mesh.global_of_local[l - 1], g);
-    }
-  }
+  foehn::testing::expect_distributed_layout(mesh);
 }
 
 // Each input node owned once, by the lowest rank touching it; ghosts know owner and number.

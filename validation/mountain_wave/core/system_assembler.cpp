@@ -157,13 +157,12 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
   const Stream& stream = *assembler_.stream();
   const int shape = Op::block_rows * 4 + Op::block_cols;
   const auto start = Clock::now();
-  // A copy of the operator whose fields point at device copies of the host fields. The copy
-  // is a non-const object, so writing its FieldRef members through the visitor is allowed.
-  Op device_op = op;
-  device_op.for_each_field([&](const fe::FieldRef& field, int, const char*, bool) {
-    if (field.data == nullptr) return;
-    const_cast<fe::FieldRef&>(field).data = device_copy_of(field);
-  });
+  // The operator with its fields pointing at device copies of the host fields (constant ones
+  // uploaded once: why this does not leave the staging to fe::Assembler).
+  const Op device_op =
+      fe::with_fields_replaced(op, [&](const fe::FieldRef& field, int, const char*) {
+        return fe::FieldRef{device_copy_of(field), field.size};
+      });
   auto [slot, created] = d.matrices.try_emplace(shape);
   if (created)
     slot->second = fe::DeviceBlockCsrMatrix{

@@ -206,23 +206,22 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   seed_gather_coordinates<<<grid, block, 0, s>>>(impl.coordinates.data(), impl.tets.data(), e_count,
                                                  x_local.data());
   FOEHN_CUDA_CHECK_LAUNCH("seed gather coordinates");
-  Op local_op = op;  // its fields will point at the element-local copies
   std::vector<DeviceArray<double>> gathered;
   gathered.reserve(4);
   // The field the operator takes at the quadrature points, if any (stage 3).
   const double* quad_field = nullptr;
   if constexpr (HasQuadratureCoefficient<Op>) quad_field = op.quadrature_coefficient_field().data;
   const double* quad_source = nullptr;
-  local_op.for_each_field([&](const FieldRef& field, int components, const char*, bool) {
-    if (!field.data) return;
-    gathered.emplace_back(e_count * 4 * components, stream);
-    seed_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(), e_count,
-                                             gathered.back().data());
-    FOEHN_CUDA_CHECK_LAUNCH("seed gather field");
-    if (field.data == quad_field) quad_source = gathered.back().data();
-    // for_each_field hands out the members of local_op, a copy this function owns.
-    const_cast<FieldRef&>(field) = FieldRef{gathered.back().data(), e_count * 4 * components};
-  });
+  // The operator with its fields pointing at the element-local copies.
+  const Op local_op =
+      with_fields_replaced(op, [&](const FieldRef& field, int components, const char*) {
+        gathered.emplace_back(e_count * 4 * components, stream);
+        seed_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(), e_count,
+                                                 gathered.back().data());
+        FOEHN_CUDA_CHECK_LAUNCH("seed gather field");
+        if (field.data == quad_field) quad_source = gathered.back().data();
+        return FieldRef{gathered.back().data(), e_count * 4 * components};
+      });
   stage_done();
   // 2. transform_to_physical at every quadrature point
   DeviceArray<double> dshape(e_count * kNgi * 12, stream), detwei(e_count * kNgi, stream);
