@@ -3,7 +3,9 @@
 #include <petscsys.h>
 
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -21,9 +23,27 @@ bool help_flag = false;
 bool is_framework_option(const std::string& name) {
   for (const char* prefix :
        {"help", "options_", "log_", "malloc", "on_error", "no_signal", "info", "history", "petsc",
-        "mpi", "fp_trap", "skip_petscrc", "check_pointer", "memory_view", "objects_dump"})
+        "mpi", "fp_trap", "skip_petscrc", "check_pointer", "memory_view", "objects_dump",
+        // A CUDA PETSc reads it at its device set-up; Foehn sets it from -foehn_devices, and
+        // a PETSc without CUDA never reads it.
+        "device_select"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
+}
+
+// PetscInitialize reports an unreadable -options_file with a multi-line trace before any
+// handler of ours is in place: check the files first and name the option instead.
+std::string unreadable_options_file(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "-options_file") != 0 &&
+        std::strcmp(argv[i], "-options_file_yaml") != 0)
+      continue;
+    if (i + 1 >= argc || argv[i + 1][0] == '\0' || argv[i + 1][0] == '-')
+      return std::string(argv[i]) + ": needs a file name";
+    if (!std::ifstream(argv[i + 1]).good())
+      return std::string(argv[i]) + " '" + argv[i + 1] + "': cannot be read";
+  }
+  return "";
 }
 
 }  // namespace
@@ -59,6 +79,13 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   int count = argc;
   char** vector = arguments.data();
 
+  const std::string options_file_error = unreadable_options_file(argc, argv);
+  if (!options_file_error.empty()) {
+    std::cerr << info.name << ": " << to_string(ErrorCategory::invalid_input) << ": "
+              << options_file_error << "\n";
+    return 2;
+  }
+
   // MPI first, so that the GPU presets can ask it which ranks share a host.
   int provided = 0;  // the level PetscInitialize would ask for
   if (MPI_Init_thread(&count, &vector, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
@@ -84,6 +111,13 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   } catch (const Error& error) {
     std::cerr << info.name << ": " << to_string(error.category()) << ": " << error.what() << "\n";
     exit_code = exit_code_for(error);
+  } catch (const std::bad_alloc&) {
+    // Size requests are checked before they are made (memory_budget.hpp); one that slips
+    // through is still a request the machine cannot hold.
+    std::cerr << info.name << ": " << to_string(ErrorCategory::out_of_memory)
+              << ": a host allocation failed (std::bad_alloc); the input asks for more memory "
+                 "than this machine has available\n";
+    exit_code = exit_code_for(Error(ErrorCategory::out_of_memory, ""));
   } catch (const std::exception& error) {
     std::cerr << info.name << ": unexpected error: " << error.what() << "\n";
     exit_code = 1;

@@ -3,17 +3,25 @@
 #include <petscsys.h>
 
 #include <charconv>
+#include <climits>
 #include <cmath>
-#include <cstdio>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
-#include "foehn/petsc/assembler_options.hpp"
-#include "foehn/petsc/petsc_check.hpp"
+#include "foehn/petsc/option_table.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory_budget.hpp"
+#include "option_paths.hpp"
+#include "petsc_application.hpp"
 
 namespace foehn::app {
 
 namespace {
+
+using petsc::IntegerRange;
+using petsc::OptionTable;
+using petsc::RealRange;
 
 constexpr std::array<std::pair<OperatorKind, const char*>, 7> operator_names{{
     {OperatorKind::mass, "mass"},
@@ -105,98 +113,148 @@ CoefficientSpec parse_source(const std::string& text) {
        text, "'");
 }
 
-OperatorKind parse_operator(const std::string& text) {
-  for (const auto& [kind, name] : operator_names)
-    if (text == name) return kind;
-  fail(ErrorCategory::invalid_input, "unknown operator '", text,
-       "' (mass, advection, diffusion, advection_diffusion, stabilisation, divergence, momentum)");
+std::vector<std::pair<std::string, OperatorKind>> operator_choices() {
+  std::vector<std::pair<std::string, OperatorKind>> choices;
+  for (const auto& [kind, name] : operator_names) choices.emplace_back(name, kind);
+  return choices;
 }
 
+// The text of the options parsed after reading, and the generator's tet target.
 struct RawOptions {
-  std::array<char, PETSC_MAX_PATH_LEN> input{}, output{}, rhs_output{}, petsc_binary{};
-  std::array<char, 256> op{}, velocity{}, tensor{}, source{};
-  PetscInt cells_x = 0, cells_y = 0, cells_z = 0, target_tets = 0, seed = 1, repeat = 1;
-  PetscInt numbering = 0;
-  PetscBool isotropic = PETSC_FALSE;
-  // Which options were given: generator options clash with -i, and coefficients that the
-  // operator ignores are pointed out.
-  PetscBool cells_x_set = PETSC_FALSE, cells_y_set = PETSC_FALSE, cells_z_set = PETSC_FALSE;
-  PetscBool target_set = PETSC_FALSE;
-  PetscBool velocity_set = PETSC_FALSE, tensor_set = PETSC_FALSE, isotropic_set = PETSC_FALSE;
-  PetscBool source_set = PETSC_FALSE, scale_set = PETSC_FALSE, dt_set = PETSC_FALSE;
-  PetscBool theta_set = PETSC_FALSE, density_set = PETSC_FALSE, viscosity_set = PETSC_FALSE;
+  std::string velocity = "10,0,0", tensor, source = "none";
+  bool isotropic = false;
+  long long target_tets = 0;
 };
 
-PetscErrorCode query_options(AssembleToolOptions& o, RawOptions& r) {
-  r.cells_x = o.mountain.cells_x;
-  r.cells_y = o.mountain.cells_y;
-  r.cells_z = o.mountain.cells_z;
-  // PetscOptionsString leaves the buffer alone when the option is absent: put defaults there.
-  std::snprintf(r.op.data(), r.op.size(), "%s", "mass");
-  std::snprintf(r.velocity.data(), r.velocity.size(), "%s", "10,0,0");
-  const char* numberings[] = {"natural", "shuffled", "reordered"};
+// Cells per axis of a generated mesh; their product is then checked against the 32-bit node
+// and tet indices and the memory. -target_tets: at least one cell, at most what 32 bits index.
+constexpr IntegerRange cells_range{1, 100000};
+constexpr IntegerRange target_tets_range{6, INT_MAX};
 
-  PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "foehn-assemble options", nullptr);
-  PetscCall(PetscOptionsString(
-      "-i", "Input mesh (.msh Gmsh 2.2/4.1, .vtu); default: generate Mountainwave3D", nullptr, "",
-      r.input.data(), r.input.size(), nullptr));
-  PetscCall(PetscOptionsInt("-cells_x", "generated mesh: cells along x", nullptr, r.cells_x,
-                            &r.cells_x, &r.cells_x_set));
-  PetscCall(PetscOptionsInt("-cells_y", "generated mesh: cells along y", nullptr, r.cells_y,
-                            &r.cells_y, &r.cells_y_set));
-  PetscCall(PetscOptionsInt("-cells_z", "generated mesh: cells along z", nullptr, r.cells_z,
-                            &r.cells_z, &r.cells_z_set));
-  PetscCall(PetscOptionsInt("-target_tets",
-                            "generated mesh: scale the cell counts to about this many tets",
-                            nullptr, r.target_tets, &r.target_tets, &r.target_set));
-  PetscCall(PetscOptionsEList("-numbering", "Node and tet numbering of the mesh", nullptr,
-                              numberings, 3, numberings[0], &r.numbering, nullptr));
-  PetscCall(
-      PetscOptionsInt("-seed", "Seed of -numbering shuffled", nullptr, r.seed, &r.seed, nullptr));
-  PetscCall(PetscOptionsString(
-      "-operator", "mass|advection|diffusion|advection_diffusion|stabilisation|divergence|momentum",
-      nullptr, "mass", r.op.data(), r.op.size(), nullptr));
-  PetscCall(PetscOptionsString(
-      "-velocity", "Velocity u,v,w (m/s) | none | field:NAME (advection*, momentum)", nullptr,
-      "10,0,0", r.velocity.data(), r.velocity.size(), &r.velocity_set));
-  PetscCall(PetscOptionsString("-tensor",
-                               "Diagonal diffusivity kxx,kyy,kzz | field:NAME (9 or 3 components)",
-                               nullptr, "", r.tensor.data(), r.tensor.size(), &r.tensor_set));
-  PetscCall(PetscOptionsBool("-isotropic",
-                             "K = I without a tensor field (the default when no -tensor)", nullptr,
-                             r.isotropic, &r.isotropic, &r.isotropic_set));
-  PetscCall(PetscOptionsString("-source",
-                               "Right-hand side from f = constant (1) | linear (x+y+z; momentum: "
-                               "(x,y,z)) | none | field:NAME",
-                               nullptr, "none", r.source.data(), r.source.size(), &r.source_set));
-  PetscCall(PetscOptionsReal("-scale",
-                             "Factor of mass, advection, diffusion, stabilisation, divergence",
-                             nullptr, o.scale, &o.scale, &r.scale_set));
-  PetscCall(PetscOptionsReal("-dt", "Time step (advection_diffusion, momentum)", nullptr, o.dt,
-                             &o.dt, &r.dt_set));
-  PetscCall(PetscOptionsReal("-theta", "Implicitness of advection_diffusion, in [0,1]", nullptr,
-                             o.theta, &o.theta, &r.theta_set));
-  PetscCall(PetscOptionsReal("-density", "Density of momentum", nullptr, o.density, &o.density,
-                             &r.density_set));
-  PetscCall(PetscOptionsReal("-viscosity", "Viscosity of momentum", nullptr, o.viscosity,
-                             &o.viscosity, &r.viscosity_set));
-  PetscCall(PetscOptionsString("-o", "Write the matrix (MatrixMarket coordinate, .mtx)", nullptr,
-                               "", r.output.data(), r.output.size(), nullptr));
-  PetscCall(PetscOptionsString(
-      "-rhs_o", "Write the right-hand side (MatrixMarket array, .mtx); needs -source", nullptr, "",
-      r.rhs_output.data(), r.rhs_output.size(), nullptr));
-  PetscCall(PetscOptionsString("-petsc_binary",
-                               "Write the matrix (and right-hand side) in PETSc binary format",
-                               nullptr, "", r.petsc_binary.data(), r.petsc_binary.size(), nullptr));
-  PetscCall(PetscOptionsInt("-repeat", "Assemble this many times and report median and min time",
-                            nullptr, r.repeat, &r.repeat, nullptr));
-  PetscOptionsEnd();
-  return 0;
+void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
+  table
+      .input_path("-i", "Input mesh (.msh Gmsh 2.2/4.1, .vtu); default: generate Mountainwave3D",
+                  &o.input)
+      .integer("-cells_x", "generated mesh: cells along x", &o.mountain.cells_x, cells_range)
+      .integer("-cells_y", "generated mesh: cells along y", &o.mountain.cells_y, cells_range)
+      .integer("-cells_z", "generated mesh: cells along z", &o.mountain.cells_z, cells_range)
+      .integer("-target_tets", "generated mesh: scale the cell counts to about this many tets",
+               &r.target_tets, target_tets_range)
+      .choice("-numbering", "Node and tet numbering of the mesh", &o.numbering,
+              {{"natural", MeshNumbering::natural},
+               {"shuffled", MeshNumbering::shuffled},
+               {"reordered", MeshNumbering::reordered}})
+      .integer("-seed", "Seed of -numbering shuffled", &o.seed, {0, LLONG_MAX})
+      .choice("-operator", "The operator to assemble", &o.op, operator_choices())
+      .text("-velocity", "Velocity u,v,w (m/s) | none | field:NAME (advection*, momentum)",
+            &r.velocity)
+      .text("-tensor", "Diagonal diffusivity kxx,kyy,kzz | field:NAME (9 or 3 components)",
+            &r.tensor)
+      .flag("-isotropic", "K = I without a tensor field (the default when no -tensor)",
+            &r.isotropic)
+      .text("-source",
+            "Right-hand side from f = constant (1) | linear (x+y+z; momentum: (x,y,z)) | none | "
+            "field:NAME",
+            &r.source)
+      .real("-scale", "Factor of mass, advection, diffusion, stabilisation, divergence", &o.scale,
+            RealRange::any())
+      .real("-dt", "Time step, s (advection_diffusion, momentum)", &o.dt, RealRange::above(0.0))
+      .real("-theta", "Implicitness of advection_diffusion", &o.theta, RealRange::closed(0.0, 1.0))
+      .real("-density", "Density of momentum", &o.density, RealRange::at_least(0.0))
+      .real("-viscosity", "Viscosity of momentum", &o.viscosity, RealRange::at_least(0.0))
+      .output_file("-o", "Write the matrix (MatrixMarket coordinate)", &o.matrix_output, {".mtx"})
+      .output_file("-rhs_o", "Write the right-hand side (MatrixMarket array); needs -source",
+                   &o.rhs_output, {".mtx"})
+      .output_file("-petsc_binary", "Write the matrix (and right-hand side) in PETSc binary format",
+                   &o.petsc_binary, {".bin", ".dat", ".petsc"})
+      .integer("-repeat", "Assemble this many times and report median and min time", &o.repeat,
+               {1, 1000000})
+      .choice("-foehn_backend", "Where the operator is assembled (auto: the GPU if there is one)",
+              &o.assembler.backend, {"cpu", "cuda", "auto"})
+      .choice("-foehn_assembly", "CUDA assembly strategy", &o.assembler.strategy,
+              {{"seed", fe::AssemblyStrategy::seed},
+               {"fused_atomic", fe::AssemblyStrategy::fused_atomic},
+               {"fused_map", fe::AssemblyStrategy::fused_map},
+               {"deterministic", fe::AssemblyStrategy::deterministic}});
 }
 
-void check_positive(const char* option, double value) {
-  if (!(value > 0.0) || !std::isfinite(value))
-    fail(ErrorCategory::invalid_input, option, " must be a positive number, got ", value);
+// Host bytes per node of a generated mesh, from its allocation to the written file (a P1 tet
+// mesh of this generator has about 6 tets and 15 matrix blocks per node): the mesh (~150 B),
+// a renumbering's copy of it (~150 B), the sparsity pattern (~64 B), the CPU assembler's map
+// of each tet's 16 entries into the matrix (~400 B), the coefficient fields and right-hand
+// side (~150 B); then per value of a matrix block, its 15 values (8 B each) and their copy in
+// the point CSR written out (8 B value + 4 B column each).
+double bytes_per_generated_node(OperatorKind op) {
+  const double block_values = op == OperatorKind::momentum     ? 9.0
+                              : op == OperatorKind::divergence ? 3.0
+                                                               : 1.0;
+  return 900.0 + 15.0 * (8.0 + 12.0) * block_values;
+}
+
+// The generated mesh: its options exclude -i, it must fit 32-bit indices and the memory.
+void check_mesh_options(const OptionTable& table, AssembleToolOptions& o, const RawOptions& r) {
+  const bool target = table.was_set("-target_tets");
+  const bool cells =
+      table.was_set("-cells_x") || table.was_set("-cells_y") || table.was_set("-cells_z");
+  if (!o.input.empty()) {
+    if (cells || target)
+      fail(ErrorCategory::invalid_input,
+           "-cells_x/-cells_y/-cells_z/-target_tets describe the generated mesh; they cannot be "
+           "combined with -i");
+    require_input_file("-i", o.input);
+    return;
+  }
+  // With -target_tets, given cell counts set the proportions that it scales.
+  if (target)
+    o.mountain = mountain_options_for_tets(static_cast<std::size_t>(r.target_tets), o.mountain);
+  const MountainMeshOptions& m = o.mountain;
+  const std::string request =
+      target ? foehn::detail::concat("-target_tets ", r.target_tets)
+             : foehn::detail::concat("-cells_x x -cells_y x -cells_z ", m.cells_x, " x ", m.cells_y,
+                                     " x ", m.cells_z);
+  const double tets = 6.0 * m.cells_x * m.cells_y * m.cells_z;
+  const double nodes = (m.cells_x + 1.0) * (m.cells_y + 1.0) * (m.cells_z + 1.0);
+  if (tets > INT32_MAX || nodes > INT32_MAX)
+    fail(ErrorCategory::invalid_input, request, " gives ", tets,
+         " tets, more than the 2147483647 that 32-bit indices address");
+  const double per_node = bytes_per_generated_node(o.op);
+  check_host_memory(foehn::detail::concat(request, " (", nodes, " nodes, about ", per_node,
+                                          " B per node for the ", to_string(o.op), " operator)"),
+                    nodes * per_node);
+  check_mountain_options(m);
+}
+
+void check_operator_options(const AssembleToolOptions& o) {
+  const std::set<std::string> used = options_used_by(o.op);
+  if ((o.op == OperatorKind::advection || o.op == OperatorKind::advection_diffusion) &&
+      o.velocity.kind == CoefficientSpec::Kind::absent)
+    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
+         " operator needs a velocity: -velocity u,v,w or field:NAME, not none");
+  // field:NAME reads node fields of the -i mesh; say so before generating a mesh for nothing.
+  const std::pair<const char*, const CoefficientSpec*> specs[] = {
+      {"-velocity", &o.velocity}, {"-tensor", &o.tensor}, {"-source", &o.source}};
+  for (const auto& [name, spec] : specs)
+    if (o.input.empty() && spec->kind == CoefficientSpec::Kind::field && used.count(name))
+      fail(ErrorCategory::invalid_input, name, " field:", spec->field,
+           " needs a mesh with node fields (-i mesh.vtu); the generated mesh has none");
+  if (!o.rhs_output.empty() && o.source.kind == CoefficientSpec::Kind::absent)
+    fail(ErrorCategory::invalid_input,
+         "-rhs_o needs a right-hand side: -source constant|linear|field:NAME");
+  if (!o.rhs_output.empty() && !used.count("-source"))
+    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
+         " operator has no right-hand side (-rhs_o)");
+}
+
+void check_outputs(const AssembleToolOptions& o) {
+  const std::array<std::pair<const char*, const std::string*>, 3> outputs{
+      {{"-o", &o.matrix_output}, {"-rhs_o", &o.rhs_output}, {"-petsc_binary", &o.petsc_binary}}};
+  for (const auto& [option, path] : outputs)
+    if (!path->empty()) require_output_file_not_folder(option, *path);
+  for (std::size_t a = 0; a < outputs.size(); ++a)
+    for (std::size_t b = a + 1; b < outputs.size(); ++b)
+      if (!outputs[a].second->empty() && *outputs[a].second == *outputs[b].second)
+        fail(ErrorCategory::invalid_input, outputs[a].first, " and ", outputs[b].first,
+             " name the same file '", *outputs[a].second, "'");
 }
 
 }  // namespace
@@ -230,87 +288,20 @@ std::set<std::string> options_used_by(OperatorKind op) {
 AssembleToolOptions read_assemble_tool_options() {
   AssembleToolOptions o;
   RawOptions r;
-  try {
-    FOEHN_PETSC_CHECK(query_options(o, r));
-  } catch (const Error& error) {
-    // PETSc rejects malformed values (e.g. -repeat ten); to the user that is bad input.
-    fail(ErrorCategory::invalid_input,
-         "invalid option value (PETSc printed the details above): ", error.what());
-  }
-  // Wrong values are invalid_input naming the option and the accepted values (exit code 2).
-  o.assembler = petsc::assembler_options_from_database(PETSC_COMM_WORLD, "", o.assembler);
-  PetscBool strategy_given = PETSC_FALSE;
-  FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, "-foehn_assembly", &strategy_given));
-  o.strategy_given = strategy_given == PETSC_TRUE;
-  o.input = r.input.data();
-  o.matrix_output = r.output.data();
-  o.rhs_output = r.rhs_output.data();
-  o.petsc_binary = r.petsc_binary.data();
-  o.op = parse_operator(r.op.data());
-  o.velocity = parse_velocity(r.velocity.data());
-  o.tensor = parse_tensor(r.tensor.data(), r.isotropic == PETSC_TRUE);
-  o.source = parse_source(r.source.data());
-
-  const bool generator_set = r.cells_x_set || r.cells_y_set || r.cells_z_set || r.target_set;
-  if (!o.input.empty() && generator_set)
-    fail(ErrorCategory::invalid_input,
-         "-cells_x/-cells_y/-cells_z/-target_tets describe the generated mesh; they cannot be "
-         "combined with -i");
-  if (r.target_tets < 0)
-    fail(ErrorCategory::invalid_input, "-target_tets must be positive, got ", r.target_tets);
-  o.mountain.cells_x = static_cast<int>(r.cells_x);
-  o.mountain.cells_y = static_cast<int>(r.cells_y);
-  o.mountain.cells_z = static_cast<int>(r.cells_z);
-  if (r.target_tets > 0)
-    o.mountain = mountain_options_for_tets(static_cast<std::size_t>(r.target_tets), o.mountain);
-  if (o.input.empty()) check_mountain_options(o.mountain);
-  o.numbering = static_cast<MeshNumbering>(r.numbering);
-  o.seed = r.seed;
-
-  if (!std::isfinite(o.scale))
-    fail(ErrorCategory::invalid_input, "-scale must be finite, got ", o.scale);
-  check_positive("-dt", o.dt);
-  if (!(o.theta >= 0.0 && o.theta <= 1.0))
-    fail(ErrorCategory::invalid_input, "-theta must lie in [0, 1], got ", o.theta);
-  if (!(o.density >= 0.0) || !std::isfinite(o.density))
-    fail(ErrorCategory::invalid_input, "-density must be 0 or more, got ", o.density);
-  if (!(o.viscosity >= 0.0) || !std::isfinite(o.viscosity))
-    fail(ErrorCategory::invalid_input, "-viscosity must be 0 or more, got ", o.viscosity);
-  if (r.repeat < 1 || r.repeat > 1000000)
-    fail(ErrorCategory::invalid_input, "-repeat must be between 1 and 1000000, got ", r.repeat);
-  o.repeat = static_cast<int>(r.repeat);
-
-  const std::pair<const char*, PetscBool> flags[] = {
-      {"-velocity", r.velocity_set}, {"-tensor", r.tensor_set},   {"-isotropic", r.isotropic_set},
-      {"-source", r.source_set},     {"-scale", r.scale_set},     {"-dt", r.dt_set},
-      {"-theta", r.theta_set},       {"-density", r.density_set}, {"-viscosity", r.viscosity_set}};
-  for (const auto& [name, set] : flags)
-    if (set == PETSC_TRUE) o.given.insert(name);
-
-  const std::set<std::string> used = options_used_by(o.op);
-  if ((o.op == OperatorKind::advection || o.op == OperatorKind::advection_diffusion) &&
-      o.velocity.kind == CoefficientSpec::Kind::absent)
-    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
-         " operator needs a velocity: -velocity u,v,w or field:NAME, not none");
-  // field:NAME reads node fields of the -i mesh; say so before generating a mesh for nothing.
-  const std::pair<const char*, const CoefficientSpec*> specs[] = {
-      {"-velocity", &o.velocity}, {"-tensor", &o.tensor}, {"-source", &o.source}};
-  for (const auto& [name, spec] : specs)
-    if (o.input.empty() && spec->kind == CoefficientSpec::Kind::field && used.count(name))
-      fail(ErrorCategory::invalid_input, name, " field:", spec->field,
-           " needs a mesh with node fields (-i mesh.vtu); the generated mesh has none");
-  if (!o.rhs_output.empty() && o.source.kind == CoefficientSpec::Kind::absent)
-    fail(ErrorCategory::invalid_input,
-         "-rhs_o needs a right-hand side: -source constant|linear|field:NAME");
-  if (!o.rhs_output.empty() && !used.count("-source"))
-    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
-         " operator has no right-hand side (-rhs_o)");
-  const std::array<const std::string*, 3> outputs{&o.matrix_output, &o.rhs_output, &o.petsc_binary};
-  for (std::size_t a = 0; a < outputs.size(); ++a)
-    for (std::size_t b = a + 1; b < outputs.size(); ++b)
-      if (!outputs[a]->empty() && *outputs[a] == *outputs[b])
-        fail(ErrorCategory::invalid_input, "the same file '", *outputs[a],
-             "' is given for two outputs");
+  OptionTable table(PETSC_COMM_WORLD, "foehn-assemble options");
+  declare(table, o, r);
+  table.read();
+  if (help_requested()) return o;
+  o.strategy_given = table.was_set("-foehn_assembly");
+  o.velocity = parse_velocity(r.velocity);
+  o.tensor = parse_tensor(r.tensor, r.isotropic);
+  o.source = parse_source(r.source);
+  for (const char* name : {"-velocity", "-tensor", "-isotropic", "-source", "-scale", "-dt",
+                           "-theta", "-density", "-viscosity"})
+    if (table.was_set(name)) o.given.insert(name);
+  check_mesh_options(table, o, r);
+  check_operator_options(o);
+  check_outputs(o);
   return o;
 }
 

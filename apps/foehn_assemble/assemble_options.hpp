@@ -56,10 +56,11 @@ struct AssembleToolOptions {
   std::string petsc_binary;   // -petsc_binary: Mat (then Vec) in PETSc's binary format
   int repeat = 1;
 
-  // -foehn_backend / -foehn_assembly (petsc::assembler_options_from_database, no prefix: the
-  // tool has one assembler). The backend defaults to cpu, not auto: the tool's matrices are
-  // diffed bitwise between runs, and a GPU found by auto would change them at round-off with
-  // the fused strategies (stabilisation may differ in the last bit even with deterministic).
+  // -foehn_backend / -foehn_assembly (the names petsc::assembler_options_from_database reads,
+  // declared in the tool's own option table). The backend defaults to cpu, not auto: the tool's
+  // matrices are diffed bitwise between runs, and a GPU found by auto would change them at
+  // round-off with the fused strategies (stabilisation may differ in the last bit even with
+  // deterministic).
   fe::AssemblerOptions assembler{.backend = "cpu"};
   bool strategy_given = false;  // -foehn_assembly given: pointed out when the CPU assembles
 
@@ -68,8 +69,10 @@ struct AssembleToolOptions {
   std::set<std::string> given;
 };
 
-// Reads every option (so -help lists them all) and checks their values; throws
-// foehn::Error (invalid_input) naming the option for a bad value.
+// Reads every option (so -help lists them all, each with its range) and checks their values,
+// the options that go together, the paths they name and the memory a generated mesh needs;
+// throws foehn::Error (invalid_input) naming the option for a bad value. With -help only the
+// listing.
 AssembleToolOptions read_assemble_tool_options();
 
 // The coefficient options `op` reads ("-velocity", "-dt", ...).

@@ -61,8 +61,9 @@ struct BoxOptions {
 
 inline constexpr std::int64_t max_default_output_cells = 1000;
 
-// Reads every option (so -help lists them all) and checks their values; invalid_input
-// (exit code 2) for a bad value. With -help the checks are skipped.
+// Reads every option (so -help lists them all, each with its range) and checks their values,
+// the options that go together and the paths they name; invalid_input (exit code 2) naming the
+// option for a bad value. With -help the checks are skipped.
 BoxOptions read_box_options();
 
 const char* backend_name(BoxBackend backend);

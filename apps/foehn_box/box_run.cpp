@@ -11,6 +11,7 @@
 #include "foehn/chemistry/cuda_chemistry.hpp"
 #include "foehn/chemistry/split_chemistry.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn::app {
@@ -121,6 +122,18 @@ class SplitBoxSolver final : public BoxSolver {
   SplitChemistrySolver solver_;
 };
 
+// The batch (concentrations, external rates, T and P of every cell) and the solvers' per-cell
+// statistics grow with -cells: a count the machine cannot hold is refused before allocating.
+void check_batch_memory(const Mechanism& mechanism, const BoxOptions& o) {
+  const std::size_t species = mechanism.species.size();
+  const std::size_t rates = mechanism.external_rate_names.size();
+  const double bytes_per_cell =
+      sizeof(double) * static_cast<double>(species + rates + 2) + sizeof(CellStatistics);
+  check_host_memory(foehn::detail::concat("-cells ", o.cells, " (", bytes_per_cell, " B per cell: ",
+                                          species, " species, ", rates, " external rates)"),
+                    bytes_per_cell * static_cast<double>(o.cells));
+}
+
 }  // namespace
 
 Mechanism load_mechanism(BoxOptions& o) {
@@ -134,6 +147,7 @@ Mechanism load_mechanism(BoxOptions& o) {
 }
 
 ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& o) {
+  check_batch_memory(mechanism, o);
   if (o.initial_case == InitialCase::synthetic) {
     ChemistryBatch batch = make_synthetic_batch(mechanism, o.cells, o.case_seed);
     validate_batch(mechanism, batch);

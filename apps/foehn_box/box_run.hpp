@@ -19,8 +19,10 @@ namespace foehn::app {
 chemistry::Mechanism load_mechanism(BoxOptions& o);
 
 // Every cell's temperature, pressure, concentrations and external rates (validated).
-// Names of -concentrations / -external_rates that the mechanism lacks are invalid_input.
-chemistry::ChemistryBatch make_initial_batch(const chemistry::Mechanism& mechanism, const BoxOptions& o);
+// Names of -concentrations / -external_rates that the mechanism lacks are invalid_input, and
+// so is a -cells count whose batch would not fit in the host memory (checked first).
+chemistry::ChemistryBatch make_initial_batch(const chemistry::Mechanism& mechanism,
+                                             const BoxOptions& o);
 
 // Species and external rates that -case uniform leaves at 0 although they probably should not
 // be: constant species (e.g. M) and external rates not named. Empty when there are none.
@@ -33,7 +35,8 @@ class BoxSolver {
   virtual ~BoxSolver() = default;
   // Integrates every cell over `duration` seconds. Never throws on failed cells: the report
   // says how many failed (the caller throws after printing the step).
-  virtual chemistry::ChemistryStepReport advance(chemistry::ChemistryBatch& batch, double duration) = 0;
+  virtual chemistry::ChemistryStepReport advance(chemistry::ChemistryBatch& batch,
+                                                 double duration) = 0;
   // Makes `batch` hold the current concentrations (a download for the GPU backends).
   virtual void fetch(chemistry::ChemistryBatch& batch) { (void)batch; }
   // Backend details for the header line, e.g. "cuda, thread_per_cell, interleaved".
@@ -45,8 +48,8 @@ class BoxSolver {
 };
 
 // Throws foehn::Error(unavailable) for cuda/split in a build without CUDA (or without a GPU).
-std::unique_ptr<BoxSolver> make_box_solver(const chemistry::Mechanism& mechanism, const BoxOptions& o,
-                                           chemistry::ChemistryBatch& batch);
+std::unique_ptr<BoxSolver> make_box_solver(const chemistry::Mechanism& mechanism,
+                                           const BoxOptions& o, chemistry::ChemistryBatch& batch);
 
 // The CSV of -output: header time,cell,<species in mechanism order>, one row per output time
 // and cell (the first `cells` cells), %.17g. Written under a temporary name, renamed by commit().

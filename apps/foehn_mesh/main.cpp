@@ -2,6 +2,7 @@
 // for defects and print its statistics. The first of Foehn's command-line applications.
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "foehn/mesh/statistics.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/mesh/vtk_io.hpp"
+#include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "mesh_tool_options.hpp"
 #include "petsc_application.hpp"
@@ -44,7 +46,8 @@ void require_input(const MeshToolOptions& o, const std::string& command) {
 }
 
 void apply_numbering(TetMesh& mesh, const MeshToolOptions& o) {
-  if (o.numbering == Numbering::shuffled) shuffle_numbering(mesh, static_cast<std::uint64_t>(o.seed));
+  if (o.numbering == Numbering::shuffled)
+    shuffle_numbering(mesh, static_cast<std::uint64_t>(o.seed));
   if (o.numbering == Numbering::reordered) reorder_for_locality(mesh);
   if (o.numbering != Numbering::natural)
     std::cout << "numbering: " << (o.numbering == Numbering::shuffled ? "shuffled" : "reordered")
@@ -61,7 +64,15 @@ void add_partition_field(TetMesh& mesh, const MeshToolOptions& o) {
             << ", cut faces " << stats.cut_faces << " of " << stats.interior_faces << "\n";
 }
 
+// The folder of an output is made for it (the default -o is out/mountain.vtu).
+void make_folder_of(const std::string& file, const char* option) {
+  const std::filesystem::path folder = std::filesystem::path(file).parent_path();
+  if (!folder.empty()) make_output_folder(folder, option);
+}
+
 void write_outputs(const TetMesh& mesh, const MeshToolOptions& o) {
+  if (!o.output.empty()) make_folder_of(o.output, "-o");
+  if (!o.boundary_output.empty()) make_folder_of(o.boundary_output, "-boundary_o");
   if (!o.output.empty()) {
     Stopwatch clock;
     write_mesh_file(mesh, o.output, o.gmsh_format);
@@ -69,15 +80,17 @@ void write_outputs(const TetMesh& mesh, const MeshToolOptions& o) {
   }
   if (!o.boundary_output.empty()) {
     write_boundary_vtu(mesh, o.boundary_output);
-    std::cout << "wrote " << o.boundary_output << " (boundary triangles, cell field boundary_tag)\n";
+    std::cout << "wrote " << o.boundary_output
+              << " (boundary triangles, cell field boundary_tag)\n";
   }
 }
 
 void run_generate(const MeshToolOptions& o) {
   Stopwatch clock;
   TetMesh mesh = generate_mountain_mesh(o.mountain);
-  std::cout << "generated Mountainwave3D mesh: " << o.mountain.cells_x << " x " << o.mountain.cells_y
-            << " x " << o.mountain.cells_z << " cells, 6 tets each (" << clock.seconds() << " s)\n";
+  std::cout << "generated Mountainwave3D mesh: " << o.mountain.cells_x << " x "
+            << o.mountain.cells_y << " x " << o.mountain.cells_z << " cells, 6 tets each ("
+            << clock.seconds() << " s)\n";
   validate_mesh(mesh, "generated mountain mesh");
   apply_numbering(mesh, o);
   add_partition_field(mesh, o);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <string>
+#include <system_error>
 
 #include "foehn/particles/io/particle_file.hpp"
 #include "foehn/runtime/error.hpp"
@@ -28,7 +29,9 @@ constexpr const char* usage =
     "every 6 h in out/trajectories/parcels_<time s>.nc (docs/particles_io.md)\n"
     "example: foehn-trajectories -met netcdf -met_files era5_00.nc,era5_01.nc -parcels 1000000\n\n";
 
-long steps_between(double a, double b, double dt) { return std::lround((b - a) / dt); }
+long steps_between(double a, double b, double dt) {
+  return std::lround((b - a) / dt);
+}
 
 std::filesystem::path snapshot_path(const TrajectoryOptions& o, double t) {
   char name[64];
@@ -50,7 +53,11 @@ void run_trajectories() {
   ParticleSet parcels = o.parcels_file.empty() ? make_random_global_parcels(o.random_parcels)
                                                : read_particle_file(o.parcels_file);
   if (!parcels.has_quantity("mass")) parcels.add_quantity("mass", 1.0);
-  std::filesystem::create_directories(o.output_dir);
+  std::error_code folder_error;
+  std::filesystem::create_directories(o.output_dir, folder_error);
+  if (folder_error)  // e.g. no permission: read_trajectory_options checked the rest
+    fail(ErrorCategory::io, "-output_dir '", o.output_dir,
+         "': cannot create the folder: ", folder_error.message());
 
   // The met pair bracketing the start: fields index, index + 1.
   std::size_t index = 0;
@@ -68,8 +75,8 @@ void run_trajectories() {
   std::printf("foehn-trajectories: %zu parcels, %s, met %s, dt %g s, %s backend\n", parcels.size(),
               o.parcels_file.empty() ? "random global" : o.parcels_file.c_str(),
               met->describe().c_str(), o.dt, backend);
-  const auto runner =
-      make_parcel_runner(o.backend, std::move(parcels), geometry, met->wind(index), met->wind(index + 1));
+  const auto runner = make_parcel_runner(o.backend, std::move(parcels), geometry, met->wind(index),
+                                         met->wind(index + 1));
 
   RunTotals totals;
   double t = o.start_time, met_end = *t_second;
@@ -86,8 +93,8 @@ void run_trajectories() {
       fail(ErrorCategory::invalid_input, "foehn-trajectories: met time ", met_end,
            " s is not a whole number of steps of ", o.dt, " s after ", t, " s");
     }
-    const TransportReport report = runner->transport(
-        TransportClock{t, o.dt, static_cast<int>(steps), step_index}, o.settings);
+    const TransportReport report =
+        runner->transport(TransportClock{t, o.dt, static_cast<int>(steps), step_index}, o.settings);
     totals.left_domain += report.left_domain;
     totals.vertical_clamps += report.vertical_clamps;
     totals.active = report.active;
@@ -102,10 +109,12 @@ void run_trajectories() {
     }
     if (std::fabs(t - next_output) <= 1e-9 * o.dt || std::fabs(t - o.end_time) <= 1e-9 * o.dt) {
       write_particle_file(runner->parcels(), snapshot_path(o, t));
-      std::printf("t = %10.0f s  active %llu  left the domain %llu  pressure clamps %llu  "
-                  "wall %.1f s\n", t, static_cast<unsigned long long>(totals.active),
-                  static_cast<unsigned long long>(totals.left_domain),
-                  static_cast<unsigned long long>(totals.vertical_clamps), wall.seconds());
+      std::printf(
+          "t = %10.0f s  active %llu  left the domain %llu  pressure clamps %llu  "
+          "wall %.1f s\n",
+          t, static_cast<unsigned long long>(totals.active),
+          static_cast<unsigned long long>(totals.left_domain),
+          static_cast<unsigned long long>(totals.vertical_clamps), wall.seconds());
       std::fflush(stdout);
       next_output += o.output_interval;
     }
@@ -120,19 +129,19 @@ void run_trajectories() {
       met_end = *t_next;
     }
   }
-  std::printf("foehn-trajectories: %llu steps, %llu sorts, %llu parcels left the domain, "
-              "%llu pressure clamps; snapshots in %s; wall %.1f s\n",
-              static_cast<unsigned long long>(totals.steps),
-              static_cast<unsigned long long>(totals.sorts),
-              static_cast<unsigned long long>(totals.left_domain),
-              static_cast<unsigned long long>(totals.vertical_clamps), o.output_dir.c_str(),
-              wall.seconds());
+  std::printf(
+      "foehn-trajectories: %llu steps, %llu sorts, %llu parcels left the domain, "
+      "%llu pressure clamps; snapshots in %s; wall %.1f s\n",
+      static_cast<unsigned long long>(totals.steps), static_cast<unsigned long long>(totals.sorts),
+      static_cast<unsigned long long>(totals.left_domain),
+      static_cast<unsigned long long>(totals.vertical_clamps), o.output_dir.c_str(),
+      wall.seconds());
 }
 
 }  // namespace
 }  // namespace foehn::app
 
 int main(int argc, char** argv) {
-  return foehn::app::run_petsc_application(
-      argc, argv, {"foehn-trajectories", foehn::app::usage}, foehn::app::run_trajectories);
+  return foehn::app::run_petsc_application(argc, argv, {"foehn-trajectories", foehn::app::usage},
+                                           foehn::app::run_trajectories);
 }

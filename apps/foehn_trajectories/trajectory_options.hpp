@@ -16,27 +16,29 @@ enum class TrajectoryBackend { cpu, cuda };
 
 struct TrajectoryOptions {
   MetKind met = MetKind::turbulent;
-  std::vector<std::string> met_files;  // netcdf: files in time order (each one or more times)
+  std::vector<std::string> met_files;    // netcdf: files in time order (each one or more times)
   int nlon = 180, nlat = 91, nlev = 40;  // synthetic grid
   double z_top = 60000.0;                // synthetic levels: 0 .. z_top (m)
   double met_interval = 21600.0;         // synthetic: s between met times
   particles::SolidBodyWind solid_body;   // -alpha_deg, -vertical_velocity
   particles::TurbulentWind turbulent;    // -met_seed
 
-  std::string parcels_file;             // initial parcels (netCDF); else random global parcels
+  std::string parcels_file;  // initial parcels (netCDF); else random global parcels
   particles::RandomGlobalParcels random_parcels;
 
   double start_time = 0.0, end_time = 86400.0, dt = 180.0;  // s
-  int sort_interval = 20;               // steps; 0: never sort
+  int sort_interval = 20;                                   // steps; 0: never sort
   particles::TransportSettings settings;
   TrajectoryBackend backend = TrajectoryBackend::cpu;
 
   std::string output_dir = "out/trajectories";
-  double output_interval = 21600.0;     // s; snapshots parcels_<time s>.nc
+  double output_interval = 21600.0;  // s; snapshots parcels_<time s>.nc
 };
 
-// Reads every option (so -help lists them all) and checks their values; invalid_input
-// (exit code 2) for a bad value.
+// Reads every option (so -help lists them all, each with its range) and checks their values,
+// the options that go together, the paths they name and the memory the parcels and the
+// synthetic grid need; invalid_input (exit code 2) naming the option for a bad value. With
+// -help only the listing.
 TrajectoryOptions read_trajectory_options();
 
 }  // namespace foehn::app

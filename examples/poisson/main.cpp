@@ -16,6 +16,7 @@
 #include "foehn/petsc/assembler_options.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/log_events.hpp"
+#include "foehn/petsc/option_table.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/petsc/pvtu.hpp"
 #include "foehn/runtime/backend.hpp"
@@ -27,28 +28,24 @@ namespace foehn::examples {
 namespace {
 
 struct Options {
-  PetscInt cells = 8, levels = 3;
+  int cells = 8, levels = 3;
   std::string output;
 };
 
-PetscErrorCode read_options(Options& o) {
-  char output[PETSC_MAX_PATH_LEN] = "";
-  PetscFunctionBeginUser;
-  PetscOptionsBegin(PETSC_COMM_WORLD, nullptr, "foehn-poisson: manufactured Poisson problem", "");
-  PetscCall(PetscOptionsInt("-cells", "Horizontal cells of the coarsest mesh (vertical: 3/4 of it)",
-                            "", o.cells, &o.cells, nullptr));
-  PetscCall(PetscOptionsInt("-levels", "Meshes, each with twice the cells per direction", "",
-                            o.levels, &o.levels, nullptr));
-  PetscCall(PetscOptionsString("-output", "Write the finest solution and error as .pvtu", "",
-                               output, output, sizeof output, nullptr));
-  PetscOptionsEnd();
-  o.output = output;
-  PetscFunctionReturn(0);
+Options read_options() {
+  Options o;
+  petsc::OptionTable table(PETSC_COMM_WORLD, "foehn-poisson: manufactured Poisson problem");
+  table
+      .integer("-cells", "Horizontal cells of the coarsest mesh (vertical: 3/4 of it)", &o.cells,
+               {2, 4096})
+      .integer("-levels", "Meshes, each with twice the cells per direction", &o.levels, {1, 6})
+      .output_file("-output", "Write the finest solution and error", &o.output, {".pvtu"});
+  table.read();
+  return o;
 }
 
 void run() {
-  Options o;
-  FOEHN_PETSC_CHECK(read_options(o));
+  const Options o = read_options();
   // -foehn_backend (default auto) and -foehn_assembly (default fused_atomic), unprefixed as in
   // every Foehn program; a wrong value is bad input naming the option and the accepted values.
   fe::AssemblerOptions assembly = petsc::assembler_options_from_database(
@@ -61,8 +58,6 @@ void run() {
     const petsc::LinearSolver listing(PETSC_COMM_WORLD, "poisson_", petsc::SolverKind::pressure);
     if (app::help_requested()) return;
   }
-  if (o.cells < 2 || o.levels < 1 || o.levels > 6)
-    fail(ErrorCategory::invalid_input, "-cells must be >= 2 and -levels in 1..6");
   int rank = 0, ranks = 1;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks);

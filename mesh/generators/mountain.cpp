@@ -7,6 +7,7 @@
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/topology.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 
 namespace foehn {
 
@@ -65,30 +66,38 @@ std::int32_t tag_of_face(const TetMesh& mesh, const Triangle& face,
 void check_mountain_options(const MountainMeshOptions& o) {
   auto positive = [](double value, const char* name) {
     if (!(value > 0.0) || !std::isfinite(value))
-      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be positive and finite, got ",
-           value);
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name,
+           " must be positive and finite, got ", value);
   };
   positive(o.length_x, "length_x");
   positive(o.length_y, "length_y");
   positive(o.height, "height");
   positive(o.mountain_half_width, "mountain_half_width (a)");
   if (!(o.mountain_height >= 0.0) || !(o.mountain_height < o.height))
-    fail(ErrorCategory::invalid_input, "mountain mesh: mountain_height (h0) must be in [0, height), got ",
-         o.mountain_height);
+    fail(ErrorCategory::invalid_input,
+         "mountain mesh: mountain_height (h0) must be in [0, height), got ", o.mountain_height);
   for (auto [value, name] : {std::pair{o.horizontal_grading, "horizontal_grading"},
                              std::pair{o.vertical_grading, "vertical_grading"}})
     if (!(value > 0.0 && value <= 1.0))
-      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be in (0, 1], got ", value);
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be in (0, 1], got ",
+           value);
   for (auto [cells, name] : {std::pair{o.cells_x, "cells_x"}, std::pair{o.cells_y, "cells_y"},
                              std::pair{o.cells_z, "cells_z"}})
     if (cells < 1)
-      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be at least 1, got ", cells);
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be at least 1, got ",
+           cells);
   const double nodes = (o.cells_x + 1.0) * (o.cells_y + 1.0) * (o.cells_z + 1.0);
   const double tets = 6.0 * o.cells_x * o.cells_y * o.cells_z;
   if (nodes > std::numeric_limits<std::int32_t>::max() ||
       tets > std::numeric_limits<std::int32_t>::max())
     fail(ErrorCategory::invalid_input, "mountain mesh: ", o.cells_x, " x ", o.cells_y, " x ",
          o.cells_z, " cells give ", tets, " tets: more than 32-bit indices can address");
+  // What the mesh itself holds (coordinates and connectivity); callers that build more on it
+  // check their own total.
+  const double bytes = nodes * sizeof(Point3) + tets * sizeof(Tet);
+  check_host_memory(detail::concat("mountain mesh of ", o.cells_x, " x ", o.cells_y, " x ",
+                                   o.cells_z, " cells (", tets, " tets)"),
+                    bytes);
 }
 
 MountainMeshOptions mountain_options_for_tets(std::size_t target_tets, MountainMeshOptions base) {
@@ -122,18 +131,20 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
     // Side nodes are set exactly to +-L/2 so boundary planes are exact in floating point.
     const double xi = -1.0 + 2.0 * i / grid.nx;
     const double x = (i == 0) ? -0.5 * o.length_x
-                     : (i == grid.nx) ? 0.5 * o.length_x
-                                      : 0.5 * o.length_x * graded_symmetric(xi, o.horizontal_grading);
+                     : (i == grid.nx)
+                         ? 0.5 * o.length_x
+                         : 0.5 * o.length_x * graded_symmetric(xi, o.horizontal_grading);
     for (int j = 0; j <= grid.ny; ++j) {
       const double eta = -1.0 + 2.0 * j / grid.ny;
       const double y = (j == 0) ? -0.5 * o.length_y
-                       : (j == grid.ny) ? 0.5 * o.length_y
-                                        : 0.5 * o.length_y * graded_symmetric(eta, o.horizontal_grading);
+                       : (j == grid.ny)
+                           ? 0.5 * o.length_y
+                           : 0.5 * o.length_y * graded_symmetric(eta, o.horizontal_grading);
       const double terrain = mountain_surface_height(o, x, y);
       for (int k = 0; k <= grid.nz; ++k) {
         // Gal-Chen terrain-following levels: z = h + s (H - h), s in [0, 1].
         const double s = graded_from_ground(static_cast<double>(k) / grid.nz, o.vertical_grading);
-        const double z = (k == 0) ? terrain
+        const double z = (k == 0)         ? terrain
                          : (k == grid.nz) ? o.height
                                           : terrain + s * (o.height - terrain);
         mesh.nodes[grid.node(i, j, k)] = {x, y, z};
@@ -158,9 +169,11 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
         const bool mirrored = ((flip_x + flip_y + flip_z) & 1) != 0;  // reverses orientation
         for (const auto& local : kuhn_tets) {
           if (mirrored)
-            mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[3]], corner[local[2]]});
+            mesh.tets.push_back(
+                {corner[local[0]], corner[local[1]], corner[local[3]], corner[local[2]]});
           else
-            mesh.tets.push_back({corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
+            mesh.tets.push_back(
+                {corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
         }
       }
 

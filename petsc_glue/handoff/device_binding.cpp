@@ -4,11 +4,13 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
 #endif
 
+#include "foehn/petsc/option_table.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
@@ -53,23 +55,20 @@ int select_device_for_rank(MPI_Comm comm) {
   int device = local_rank % devices;
   PetscBool initialised = PETSC_FALSE;
   if (PetscInitialized(&initialised) == 0 && initialised) {
-    PetscInt listed[64];
-    PetscInt listed_count = 64;
+    // Read as text: PETSc's integer arrays wrap modulo 2^32 and cap the count silently.
+    char listed_text[PETSC_MAX_PATH_LEN] = {0};
     PetscBool listed_set = PETSC_FALSE;
-    FOEHN_PETSC_CHECK(PetscOptionsGetIntArray(nullptr, nullptr, "-foehn_devices", listed,
-                                              &listed_count, &listed_set));
+    FOEHN_PETSC_CHECK(PetscOptionsGetString(nullptr, nullptr, "-foehn_devices", listed_text,
+                                            sizeof listed_text, &listed_set));
     PetscInt chosen = -1;
     PetscBool set = PETSC_FALSE;
     FOEHN_PETSC_CHECK(PetscOptionsGetInt(nullptr, nullptr, "-device_select", &chosen, &set));
     if (listed_set) {
-      if (listed_count < 1)
-        fail(ErrorCategory::invalid_input,
-             "-foehn_devices: no device listed (e.g. -foehn_devices 0,1)");
-      for (PetscInt k = 0; k < listed_count; ++k)
-        if (listed[k] < 0 || listed[k] >= devices)
-          fail(ErrorCategory::invalid_input, "-foehn_devices: device ", listed[k],
-               " but this host has ", devices, " CUDA device(s), numbered 0 to ", devices - 1);
-      chosen = listed[local_rank % listed_count];
+      std::vector<long long> listed;
+      for (const std::string& item : split_option_list("-foehn_devices", listed_text))
+        listed.push_back(parse_integer("-foehn_devices", item, {0, devices - 1}));
+      const std::size_t listed_count = listed.size();
+      chosen = static_cast<PetscInt>(listed[static_cast<std::size_t>(local_rank) % listed_count]);
       const std::string value = std::to_string(chosen);
       FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, "-device_select", value.c_str()));
       set = PETSC_TRUE;

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "foehn/petsc/log_events.hpp"
+#include "foehn/petsc/option_table.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -105,23 +106,6 @@ void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind, 
       break;
     }
   }
-}
-
-// Foehn's options with the solver's prefix, read like PETSc's so -help lists them.
-PetscErrorCode read_foehn_options(MPI_Comm comm, const char* prefix, PetscInt* rebuild_interval,
-                                  PetscBool* allow_not_converged) {
-  PetscFunctionBeginUser;
-  PetscOptionsBegin(comm, prefix, "Foehn linear solver options", "KSP");
-  PetscCall(PetscOptionsInt("-foehn_pc_rebuild_interval",
-                            "Rebuild the preconditioner every N operator updates (1: every "
-                            "update, 0: never after the first build)",
-                            "foehn::petsc::LinearSolver", *rebuild_interval, rebuild_interval,
-                            nullptr));
-  PetscCall(PetscOptionsBool(
-      "-foehn_allow_not_converged", "Return a solve that did not converge instead of throwing",
-      "foehn::petsc::LinearSolver", *allow_not_converged, allow_not_converged, nullptr));
-  PetscOptionsEnd();
-  PetscFunctionReturn(0);
 }
 
 std::string type_name(PetscObject object) {
@@ -221,16 +205,20 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
     FOEHN_PETSC_CHECK(PCGAMGSetThreshold(pc, &threshold, 1));
   }
 
-  PetscInt rebuild_interval = settings.pc_rebuild_interval;
-  PetscBool allow = settings.allow_not_converged ? PETSC_TRUE : PETSC_FALSE;
-  FOEHN_PETSC_CHECK(read_foehn_options(comm, prefix_.empty() ? nullptr : prefix_.c_str(),
-                                       &rebuild_interval, &allow));
-  if (rebuild_interval < 0)
-    fail(ErrorCategory::invalid_input, "-", prefix_, "foehn_pc_rebuild_interval must be >= 0 (",
-         "1: rebuild after every operator update, 0: never after the first), got ",
-         rebuild_interval);
-  pc_rebuild_interval_ = static_cast<int>(rebuild_interval);
-  allow_not_converged_ = allow == PETSC_TRUE;
+  // Foehn's options with the solver's prefix, listed by -help beside PETSc's.
+  int rebuild_interval = settings.pc_rebuild_interval;
+  bool allow = settings.allow_not_converged;
+  OptionTable table(comm, "Foehn linear solver options", prefix_);
+  table
+      .integer("-foehn_pc_rebuild_interval",
+               "Rebuild the preconditioner every N operator updates (1: every update, 0: never "
+               "after the first build)",
+               &rebuild_interval, {0, 1 << 30})
+      .flag("-foehn_allow_not_converged",
+            "Return a solve that did not converge instead of throwing", &allow);
+  table.read();
+  pc_rebuild_interval_ = rebuild_interval;
+  allow_not_converged_ = allow;
 
   // PETSc's own -<prefix>ksp_reuse_preconditioner means "never rebuild": honour it, since
   // solve() sets the reuse flag itself before every setup.

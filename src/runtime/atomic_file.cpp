@@ -20,6 +20,22 @@ std::filesystem::path temporary_name_for(const std::filesystem::path& destinatio
 }
 }  // namespace
 
+void make_output_folder(const std::filesystem::path& folder, std::string_view option) {
+  if (folder.empty()) fail(ErrorCategory::invalid_input, option, ": the folder name is empty");
+  std::error_code ec;
+  for (std::filesystem::path part = folder; !part.empty(); part = part.parent_path()) {
+    const std::filesystem::file_status status = std::filesystem::status(part, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_directory(status))
+      fail(ErrorCategory::invalid_input, option, " '", folder.string(), "': '", part.string(),
+           "' exists and is not a folder");
+    if (part == part.parent_path()) break;  // the root
+  }
+  std::filesystem::create_directories(folder, ec);
+  if (ec)
+    fail(ErrorCategory::io, option, " '", folder.string(),
+         "': cannot create the folder: ", ec.message());
+}
+
 AtomicOutputFile::AtomicOutputFile(std::filesystem::path destination)
     : destination_(std::move(destination)), temporary_(temporary_name_for(destination_)) {
   if (destination_.empty()) fail(ErrorCategory::io, "output path is empty");
@@ -27,15 +43,15 @@ AtomicOutputFile::AtomicOutputFile(std::filesystem::path destination)
   if (folder.empty()) folder = ".";
   std::error_code ec;
   if (!std::filesystem::is_directory(folder, ec)) {
-    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '",
-         folder.string(), "' does not exist");
+    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '", folder.string(),
+         "' does not exist");
   }
   if (std::filesystem::is_directory(destination_, ec)) {
     fail(ErrorCategory::io, "cannot write '", destination_.string(), "': it is a folder");
   }
   if (::access(folder.c_str(), W_OK) != 0) {
-    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '",
-         folder.string(), "' is not writable (", std::strerror(errno), ")");
+    fail(ErrorCategory::io, "cannot write '", destination_.string(), "': folder '", folder.string(),
+         "' is not writable (", std::strerror(errno), ")");
   }
 }
 
@@ -67,7 +83,8 @@ void AtomicOutputFile::commit() {
   }
   std::error_code ec;
   if (!std::filesystem::exists(temporary_, ec)) {
-    fail(ErrorCategory::io, "cannot finish '", destination_.string(), "': the writer produced no file");
+    fail(ErrorCategory::io, "cannot finish '", destination_.string(),
+         "': the writer produced no file");
   }
   std::filesystem::rename(temporary_, destination_, ec);
   if (ec) {

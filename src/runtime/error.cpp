@@ -25,9 +25,13 @@ std::string_view to_string(ErrorCategory category) {
 }
 
 int exit_code_for(const Error& error) noexcept {
-  // An unreadable input or unwritable output path is the user's input too.
+  // An unreadable input or unwritable output path is the user's input too, and so is a
+  // request larger than the machine's memory (a mesh, parcel or cell count too big for it).
   const ErrorCategory c = error.category();
-  return c == ErrorCategory::invalid_input || c == ErrorCategory::io ? 2 : 1;
+  return c == ErrorCategory::invalid_input || c == ErrorCategory::io ||
+                 c == ErrorCategory::out_of_memory
+             ? 2
+             : 1;
 }
 
 namespace detail {

@@ -33,6 +33,7 @@
 #include "foehn/mesh/statistics.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/device.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 
 namespace fs = std::filesystem;
 using namespace foehn;
@@ -44,6 +45,12 @@ using foehn::testing::RunResult;
 
 RunResult run_tool(const std::string& arguments) {
   return run_command(std::string(FOEHN_ASSEMBLE_TOOL) + " " + arguments);
+}
+
+// The tool's stderr alone (stdout discarded) and its exit code: where a refusal must be.
+RunResult run_tool_stderr(const std::string& arguments) {
+  return run_command("{ " + std::string(FOEHN_ASSEMBLE_TOOL) + " " + arguments +
+                     " 2>&3 >/dev/null; } 3>&1");
 }
 
 // The small generated mesh of every test: -cells_x 4 -cells_y 4 -cells_z 3.
@@ -351,7 +358,7 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
         << r.output;
     EXPECT_EQ(files_in_folder(), 0u) << arguments;
   };
-  expect_bad_input("-operator laplace", "unknown operator 'laplace'");
+  expect_bad_input("-operator laplace", "-operator 'laplace': expected one of mass, advection");
   expect_bad_input("-operator advection -velocity 1,2", "-velocity expects three");
   expect_bad_input("-operator advection -velocity 1,x,3", "'x' is not a finite number");
   expect_bad_input("-operator advection -velocity none", "needs a velocity");
@@ -362,15 +369,15 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
   expect_bad_input("-dt 0", "-dt");
   expect_bad_input("-repeat 0", "-repeat");
   expect_bad_input("-colour red", "-colour");
-  expect_bad_input("-foehn_backend gpu", "-foehn_backend 'gpu': expected cpu, cuda or auto");
+  expect_bad_input("-foehn_backend gpu", "-foehn_backend 'gpu': expected one of cpu, cuda, auto");
   expect_bad_input("-foehn_assembly fastest",
-                   "-foehn_assembly 'fastest': expected seed, fused_atomic, fused_map or "
+                   "-foehn_assembly 'fastest': expected one of seed, fused_atomic, fused_map, "
                    "deterministic");
   // A wrong backend value is one line naming the option, nothing else.
   const RunResult gpu = run_tool(small_mesh + " -foehn_backend gpu");
   EXPECT_EQ(gpu.output,
-            "foehn-assemble: invalid input: -foehn_backend 'gpu': expected cpu, cuda "
-            "or auto\n");
+            "foehn-assemble: invalid input: -foehn_backend 'gpu': expected one of cpu, cuda, "
+            "auto\n");
   expect_bad_input("-operator mass -rhs_o " + path("no/such/folder/b.mtx") + " -source constant",
                    "no/such/folder");
   const RunResult missing_folder = run_tool(small_mesh + " -o " + path("no/such/folder/m.mtx"));
@@ -381,6 +388,66 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
       run_tool("-i " + std::string(FOEHN_TEST_DATA_DIR) + "/cli/inverted_tet.msh" + out);
   EXPECT_EQ(inverted.exit_code, 2) << inverted.output;
   EXPECT_NE(inverted.output.find("inverted"), std::string::npos) << inverted.output;
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+// The tester's examples of issue 17: values PETSc once wrapped modulo 2^32, an empty value,
+// NaN, wrong output extensions, a list with a missing item, an output that is a folder: each
+// refused with exit code 2 and a message on stderr naming the option, with no file written.
+TEST_F(AssembleTool, RefusesBadValuesNamingTheOption) {
+  fs::create_directory(path("folder.mtx"));
+  const std::string out = " -o " + path("m.mtx");
+  struct Case {
+    std::string arguments, expected;
+  };
+  const std::vector<Case> cases = {
+      {"-cells_x 4294967300", "-cells_x '4294967300': out of range"},
+      {"-repeat 4294967297", "-repeat '4294967297': out of range"},
+      {"-target_tets 4294967302", "-target_tets '4294967302'"},
+      {"-seed -1 -numbering shuffled", "-seed '-1'"},
+      {"-repeat ''", "-repeat: needs a value"},
+      {"-velocity '' -operator advection", "-velocity: needs a value"},
+      {"-dt nan -operator momentum", "-dt 'nan': not finite"},
+      {"-scale inf", "-scale 'inf'"},
+      {"-viscosity -1 -operator momentum", "-viscosity '-1'"},
+      {"-isotropic perhaps -operator diffusion", "-isotropic 'perhaps'"},
+      {"-numbering random", "-numbering 'random'"},
+      {"-o " + path("m.txt"), "-o '" + path("m.txt") + "': expected a file name ending in .mtx"},
+      {"-petsc_binary " + path("m.mtx"), "-petsc_binary '" + path("m.mtx") + "'"},
+      {"-o " + path("folder.mtx"), "-o '" + path("folder.mtx") + "': is a folder"},
+      {"-operator advection -velocity 1,,3", "-velocity expects three"},
+      {"-operator diffusion -tensor 1,2,", "-tensor expects three"},
+      {"-i " + path("absent.msh"), "-cells_x/-cells_y/-cells_z/-target_tets describe"},
+      {"-rhs_o " + path("m.mtx") + " -source constant", "-o and -rhs_o name the same file"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_tool_stderr(small_mesh + out + " " + c.arguments);
+    EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
+  }
+  const RunResult absent = run_tool_stderr("-i " + path("absent.msh") + out);
+  EXPECT_EQ(absent.exit_code, 2) << absent.output;
+  EXPECT_NE(absent.output.find("-i '" + path("absent.msh") + "': no such file"), std::string::npos)
+      << absent.output;
+  EXPECT_EQ(files_in_folder(), 1u) << "only folder.mtx: nothing was written";
+}
+
+// A generated mesh the machine cannot hold is refused before it is generated, naming the
+// options, the bytes needed and the bytes available. 710^3 cells are the most 32-bit indices
+// allow (6 tets a cell); with the momentum operator's 3 x 3 blocks that is over 1 TiB.
+TEST_F(AssembleTool, RefusesAMeshLargerThanTheMemory) {
+  const double needed = 711.0 * 711.0 * 711.0 * 3000.0;
+  if (available_host_memory_bytes() > needed) GTEST_SKIP() << "this machine could run it";
+  const RunResult cells =
+      run_tool_stderr("-cells_x 710 -cells_y 710 -cells_z 710 -operator momentum");
+  EXPECT_EQ(cells.exit_code, 2) << cells.output;
+  EXPECT_NE(cells.output.find("-cells_x x -cells_y x -cells_z 710 x 710 x 710 ("),
+            std::string::npos)
+      << cells.output;
+  EXPECT_NE(cells.output.find("of host memory, more than the"), std::string::npos) << cells.output;
+  const RunResult target = run_tool_stderr("-target_tets 2147483647 -operator momentum");
+  EXPECT_EQ(target.exit_code, 2) << target.output;
+  EXPECT_NE(target.output.find("-target_tets 2147483647"), std::string::npos) << target.output;
   EXPECT_EQ(files_in_folder(), 0u);
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "foehn/runtime/device.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 #include "support/run_command.hpp"
 #include "support/temp_dir.hpp"
 
@@ -29,6 +30,12 @@ const std::string robertson = std::string(FOEHN_MECHANISMS_DIR) + "/robertson.js
 
 RunResult run_box(const std::string& arguments) {
   return foehn::testing::run_command(std::string(FOEHN_BOX_TOOL) + " " + arguments);
+}
+
+// The tool's stderr alone (stdout discarded) and its exit code: where a refusal must be.
+RunResult run_box_stderr(const std::string& arguments) {
+  return foehn::testing::run_command("{ " + std::string(FOEHN_BOX_TOOL) + " " + arguments +
+                                     " 2>&3 >/dev/null; } 3>&1");
 }
 
 struct Csv {
@@ -216,13 +223,68 @@ TEST_F(BoxTool, OldBackendOptionAndWrongValuesAreRefused) {
   const RunResult wrong = run_box(base + " -foehn_backend gpu");
   EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
   EXPECT_EQ(wrong.output,
-            "foehn-box: invalid input: -foehn_backend: unknown value 'gpu' (valid: cpu, cuda, "
-            "split, auto)\n");
+            "foehn-box: invalid input: -foehn_backend 'gpu': expected one of cpu, cuda, split, "
+            "auto\n");
   const RunResult threads = run_box(base + " -foehn_backend cuda -threads 2");
   EXPECT_EQ(threads.exit_code, 2) << threads.output;
   EXPECT_NE(threads.output.find("-threads is only read with -foehn_backend cpu, split or auto"),
             std::string::npos)
       << threads.output;
+}
+
+// The tester's examples of issue 17: values PETSc once wrapped modulo 2^32, an empty value,
+// NaN, a wrong output extension, a list with a missing item, an output that is a folder: each
+// refused with exit code 2 and a message on stderr naming the option, with no file written.
+TEST_F(BoxTool, RefusesBadValuesNamingTheOption) {
+  fs::create_directory(path("folder.csv"));
+  const std::string base = "-mechanism " + robertson + " -concentrations A=1 -duration 1";
+  struct Case {
+    std::string arguments, expected;
+  };
+  const std::vector<Case> cases = {
+      {base + " -cells 4294967300", "-cells '4294967300': out of range"},
+      {base + " -chem_max_steps 4294967297", "-chem_max_steps '4294967297': out of range"},
+      {"-mechanism synthetic -synthetic_species 4294967300 -duration 1",
+       "-synthetic_species '4294967300'"},
+      {base + " -cells ''", "-cells: needs a value"},
+      {"-mechanism " + robertson + " -duration ''", "-duration: needs a value"},
+      {"-mechanism '' -duration 1", "-mechanism: needs a value"},
+      {base + " -chem_rtol nan", "-chem_rtol 'nan': not finite"},
+      {base + " -temperature NaN", "-temperature 'NaN'"},
+      {base + " -concentrations A=nan", "-concentrations A 'nan'"},
+      {base + " -pressure 0", "-pressure '0': out of range"},
+      {base + " -split_damping 0", "-split_damping '0'"},
+      {base + " -output " + path("out.txt"), "-output '" + path("out.txt") + "'"},
+      {base + " -output " + path("folder.csv"),
+       "-output '" + path("folder.csv") + "': is a folder"},
+      {base + " -concentrations A=1,,C=2", "-concentrations 'A=1,,C=2': empty item"},
+      {base + " -concentrations A=1,", "-concentrations 'A=1,': empty item"},
+      {base + " -case cloudy", "-case 'cloudy'"},
+      {base + " -chem_no_clip maybe", "-chem_no_clip 'maybe'"},
+      {"-mechanism " + robertson + " -duration 1e300 -chem_step 1e-9", "-duration"},
+      {base + " -output_cells 5 -output " + path("out.csv"), "-output_cells 5 is more than -cells"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_box_stderr(c.arguments);
+    EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
+  }
+  EXPECT_FALSE(fs::exists(path("out.csv")));
+  EXPECT_FALSE(fs::exists(path("out.txt")));
+}
+
+// A cell count the machine cannot hold is refused before the batch is allocated, naming the
+// option, the bytes needed and the bytes available.
+TEST_F(BoxTool, RefusesMoreCellsThanTheMemoryHolds) {
+  const double needed = 2147483647.0 * 700.0;  // 80 species and their statistics: > 700 B a cell
+  if (foehn::available_host_memory_bytes() > needed) GTEST_SKIP() << "this machine could run it";
+  const RunResult r =
+      run_box_stderr("-mechanism synthetic -case synthetic -duration 1 -cells 2147483647 -output " +
+                     path("cells.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("-cells 2147483647 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("of host memory, more than the"), std::string::npos) << r.output;
+  EXPECT_TRUE(fs::is_empty(folder_.path()));
 }
 
 TEST_F(BoxTool, HelpListsTheOptions) {

@@ -5,9 +5,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "foehn/mesh/mesh_files.hpp"
@@ -41,7 +43,8 @@ class MeshTool : public ::testing::Test {
 void expect_bad_input(const RunResult& r, const std::string& must_mention) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find(must_mention), std::string::npos)
-      << "message should mention '" << must_mention << "':\n" << r.output;
+      << "message should mention '" << must_mention << "':\n"
+      << r.output;
 }
 
 TEST_F(MeshTool, GeneratesAValidMeshAndPrintsStatistics) {
@@ -122,26 +125,84 @@ TEST_F(MeshTool, RejectsAMissingFileAndAnUnknownFormat) {
   expect_bad_input(run_mesh_tool("check -i " + data("two_tets.msh") + ".txt"), ".txt");
 }
 
+TEST_F(MeshTool, MakesTheFolderOfAnOutput) {
+  const RunResult r =
+      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + path("new/folder/m.vtu"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(path("new/folder/m.vtu")));
+}
+
 TEST_F(MeshTool, RejectsAnUnwritableOutputAndLeavesNoFile) {
-  const RunResult missing_folder = run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " +
-                                                 path("no/such/folder/m.vtu"));
-  expect_bad_input(missing_folder, "no/such/folder");
-  const RunResult folder_as_file =
-      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + folder_.path().string());
+  const RunResult folder_as_file = run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " +
+                                                 folder_.path().string() + "/");
   EXPECT_EQ(folder_as_file.exit_code, 2) << folder_as_file.output;
   EXPECT_EQ(files_in_folder(), 0u);
 }
 
 TEST_F(MeshTool, RejectsUnknownOptionsBadValuesAndUnknownCommands) {
-  expect_bad_input(run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -colour red -o " +
-                                 path("m.vtu")),
-                   "-colour");
+  expect_bad_input(
+      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -colour red -o " + path("m.vtu")),
+      "-colour");
   EXPECT_EQ(files_in_folder(), 0u);  // options are checked before any work
-  expect_bad_input(run_mesh_tool("generate -cells_x ten"), "invalid option value");
+  expect_bad_input(run_mesh_tool("generate -cells_x ten"), "-cells_x 'ten'");
   expect_bad_input(run_mesh_tool("generate -cells_x 0"), "cells_x");
-  expect_bad_input(run_mesh_tool("generate -numbering sideways"), "invalid option value");
+  expect_bad_input(run_mesh_tool("generate -numbering sideways"), "-numbering 'sideways'");
   expect_bad_input(run_mesh_tool("explode"), "unknown command 'explode'");
   expect_bad_input(run_mesh_tool("check"), "-i");
+}
+
+// The defects of issue 17, as a tester found them.
+TEST_F(MeshTool, AWrappedIntegerIsOutOfRangeNotAFourCellMesh) {
+  const RunResult r = run_mesh_tool("generate -cells_x 4294967300 -o " + path("m.vtu"));
+  expect_bad_input(r, "-cells_x '4294967300': out of range");
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+TEST_F(MeshTool, WithoutDashOTheDefaultOutputIsWritten) {
+  const RunResult r =
+      foehn::testing::run_command("cd " + folder_.path().string() + " && " + FOEHN_MESH_TOOL +
+                                  " generate -cells_x 2 -cells_y 2 -cells_z 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(folder_ / "out" / "mountain.vtu")) << r.output;
+}
+
+TEST_F(MeshTool, AnOutputWithTheWrongExtensionIsRefused) {
+  expect_bad_input(run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + path("m.vtu") +
+                                 " -boundary_o " + path("b.msh")),
+                   "-boundary_o '" + path("b.msh") + "': expected a file name ending in .vtu");
+  expect_bad_input(run_mesh_tool("generate -o " + path("m.txt")), "-o '");
+  EXPECT_EQ(files_in_folder(), 0u);
+}
+
+TEST_F(MeshTool, AnEmptyValueIsRefusedNotReplacedByTheDefault) {
+  expect_bad_input(run_mesh_tool("generate -cells_x '' -o " + path("m.vtu")),
+                   "-cells_x: needs a value");
+  expect_bad_input(run_mesh_tool("generate -h0 nan -o " + path("m.vtu")), "-h0 'nan'");
+}
+
+TEST_F(MeshTool, AnOutputFolderThatIsAFileIsNamed) {
+  { std::ofstream(path("taken")) << "x"; }
+  expect_bad_input(
+      run_mesh_tool("generate -cells_x 2 -cells_y 2 -cells_z 2 -o " + path("taken/m.vtu")),
+      "exists and is not a folder");
+}
+
+TEST_F(MeshTool, AMissingOptionsFileIsOneLineNamingIt) {
+  const RunResult r = run_mesh_tool("generate -options_file " + path("none.opts"));
+  expect_bad_input(r, "-options_file '" + path("none.opts") + "': cannot be read");
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+
+TEST_F(MeshTool, AMeshTooLargeForTheMachineNamesTheMemory) {
+  // 100^3 cells: 6 M tets, 120 MB of mesh, above a 100 MiB limit (as a batch job might set).
+  const RunResult r = foehn::testing::run_command(
+      "FOEHN_MAX_MEMORY=100M " + std::string(FOEHN_MESH_TOOL) +
+      " generate -cells_x 100 -cells_y 100 -cells_z 100 -o " + path("m.vtu"));
+  expect_bad_input(r, "of host memory, more than the 100.0 MiB available");
+  EXPECT_NE(r.output.find("100 x 100 x 100 cells"), std::string::npos) << r.output;
+  expect_bad_input(foehn::testing::run_command("FOEHN_MAX_MEMORY=lots " +
+                                               std::string(FOEHN_MESH_TOOL) + " generate"),
+                   "FOEHN_MAX_MEMORY 'lots'");
 }
 
 TEST_F(MeshTool, HelpListsTheOptions) {

@@ -10,10 +10,12 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "foehn/particles/io/met_netcdf.hpp"
 #include "foehn/particles/io/particle_file.hpp"
 #include "foehn/particles/synthetic.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 #include "support/run_command.hpp"
 #include "support/temp_dir.hpp"
 
@@ -32,6 +34,12 @@ RunResult run_trajectories(const std::string& arguments) {
   return foehn::testing::run_command(std::string(FOEHN_TRAJECTORIES_TOOL) + " " + arguments);
 }
 
+// The tool's stderr alone (stdout discarded) and its exit code: where a refusal must be.
+RunResult run_trajectories_stderr(const std::string& arguments) {
+  return foehn::testing::run_command("{ " + std::string(FOEHN_TRAJECTORIES_TOOL) + " " + arguments +
+                                     " 2>&3 >/dev/null; } 3>&1");
+}
+
 class TrajectoriesTool : public ::testing::Test {
  protected:
   std::string path(const std::string& name) const { return (folder_.path() / name).string(); }
@@ -42,7 +50,8 @@ TEST_F(TrajectoriesTool, WritesSnapshotsWithEveryParcel) {
   const RunResult r = run_trajectories(small_run + " -output_dir " + path("run"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("left the domain 0"), std::string::npos) << r.output;
-  for (const char* name : {"parcels_0000000000.nc", "parcels_0000010800.nc", "parcels_0000021600.nc"}) {
+  for (const char* name :
+       {"parcels_0000000000.nc", "parcels_0000010800.nc", "parcels_0000021600.nc"}) {
     ASSERT_TRUE(fs::exists(fs::path(path("run")) / name)) << name << "\n" << r.output;
   }
   const auto start = foehn::particles::read_particle_file(path("run/parcels_0000000000.nc"));
@@ -58,8 +67,11 @@ TEST_F(TrajectoriesTool, WritesSnapshotsWithEveryParcel) {
 }
 
 TEST_F(TrajectoriesTool, SortedAndUnsortedRunsAgreeBitwise) {
-  ASSERT_EQ(run_trajectories(small_run + " -sort_interval 7 -output_dir " + path("sorted")).exit_code, 0);
-  ASSERT_EQ(run_trajectories(small_run + " -sort_interval 0 -output_dir " + path("unsorted")).exit_code, 0);
+  ASSERT_EQ(
+      run_trajectories(small_run + " -sort_interval 7 -output_dir " + path("sorted")).exit_code, 0);
+  ASSERT_EQ(
+      run_trajectories(small_run + " -sort_interval 0 -output_dir " + path("unsorted")).exit_code,
+      0);
   const auto a = foehn::particles::read_particle_file(path("sorted/parcels_0000021600.nc"));
   const auto b = foehn::particles::read_particle_file(path("unsorted/parcels_0000021600.nc"));
   ASSERT_EQ(a.size(), b.size());
@@ -77,9 +89,11 @@ TEST_F(TrajectoriesTool, SortedAndUnsortedRunsAgreeBitwise) {
 }
 
 TEST_F(TrajectoriesTool, DecayThroughTheDriverFollowsTheExponential) {
-  const RunResult r = run_trajectories(small_run + " -diffusion 0 -subgrid_wind 0"
+  const RunResult r = run_trajectories(small_run +
+                                       " -diffusion 0 -subgrid_wind 0"
                                        " -decay_time_trop 43200 -decay_time_strat 43200"
-                                       " -output_dir " + path("decay"));
+                                       " -output_dir " +
+                                       path("decay"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   const auto end = foehn::particles::read_particle_file(path("decay/parcels_0000021600.nc"));
   for (double m : end.quantity("mass")) ASSERT_NEAR(m, std::exp(-0.5), 1e-13);
@@ -95,14 +109,18 @@ TEST_F(TrajectoriesTool, NetcdfMetFilesGiveTheSyntheticRun) {
   write_met_file(path("a.nc"), geometry, {0.0, 21600.0},
                  {sample_on_grid(geometry, wind, 0.0), sample_on_grid(geometry, wind, 21600.0)});
   write_met_file(path("b.nc"), geometry, {43200.0}, {sample_on_grid(geometry, wind, 43200.0)});
-  const std::string common = " -parcels 500 -parcels_z_top 20000 -end_time 43200 -output_interval 21600"
-                             " -diffusion 0 -subgrid_wind 0 -foehn_backend cpu";
-  const RunResult from_files = run_trajectories("-met netcdf -met_files " + path("a.nc") + "," +
-                                                path("b.nc") + common + " -output_dir " + path("files"));
+  const std::string common =
+      " -parcels 500 -parcels_z_top 20000 -end_time 43200 -output_interval 21600"
+      " -diffusion 0 -subgrid_wind 0 -foehn_backend cpu";
+  const RunResult from_files =
+      run_trajectories("-met netcdf -met_files " + path("a.nc") + "," + path("b.nc") + common +
+                       " -output_dir " + path("files"));
   ASSERT_EQ(from_files.exit_code, 0) << from_files.output;
   const RunResult built_in = run_trajectories(
-      "-met solid_body -alpha_deg 90 -vertical_velocity 0.002 -met_nlon 36 -met_nlat 19 -met_nlev 10"
-      " -met_z_top 30000 -met_interval 21600" + common + " -output_dir " + path("synthetic"));
+      "-met solid_body -alpha_deg 90 -vertical_velocity 0.002 -met_nlon 36 -met_nlat 19 -met_nlev "
+      "10"
+      " -met_z_top 30000 -met_interval 21600" +
+      common + " -output_dir " + path("synthetic"));
   ASSERT_EQ(built_in.exit_code, 0) << built_in.output;
   const auto a = read_particle_file(path("files/parcels_0000043200.nc"));
   const auto b = read_particle_file(path("synthetic/parcels_0000043200.nc"));
@@ -116,7 +134,8 @@ TEST_F(TrajectoriesTool, NetcdfMetFilesGiveTheSyntheticRun) {
   // Asking for more time than the files hold is an error, not a silent extrapolation.
   const RunResult too_long = run_trajectories("-met netcdf -met_files " + path("a.nc") +
                                               " -parcels 10 -end_time 43200 -foehn_backend cpu"
-                                              " -output_dir " + path("long"));
+                                              " -output_dir " +
+                                              path("long"));
   EXPECT_EQ(too_long.exit_code, 2) << too_long.output;
   EXPECT_NE(too_long.output.find("met fields end"), std::string::npos) << too_long.output;
 }
@@ -128,9 +147,11 @@ TEST_F(TrajectoriesTool, RejectsBadOptionsWithExitCode2) {
   const RunResult typo = run_trajectories(small_run + " -difusion 0 -output_dir " + path("x"));
   EXPECT_EQ(typo.exit_code, 2) << typo.output;
   EXPECT_NE(typo.output.find("difusion"), std::string::npos) << typo.output;
-  const RunResult negative = run_trajectories(small_run + " -diffusivity_h_trop -5 -output_dir " + path("x"));
+  const RunResult negative =
+      run_trajectories(small_run + " -diffusivity_h_trop -5 -output_dir " + path("x"));
   EXPECT_EQ(negative.exit_code, 2) << negative.output;
-  const RunResult missing = run_trajectories("-met netcdf -foehn_backend cpu -output_dir " + path("x"));
+  const RunResult missing =
+      run_trajectories("-met netcdf -foehn_backend cpu -output_dir " + path("x"));
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
   EXPECT_NE(missing.output.find("-met_files"), std::string::npos) << missing.output;
 }
@@ -144,6 +165,76 @@ TEST_F(TrajectoriesTool, RejectsAMetFileThatIsNotNetcdf) {
                                        " -parcels 10 -foehn_backend cpu -output_dir " + path("x"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("fake.nc"), std::string::npos) << r.output;
+}
+
+// The tester's examples of issue 17: a value PETSc once wrapped modulo 2^32, an empty value, NaN,
+// a list with a missing item, an output folder that is a file: each refused with exit code 2
+// and a message on stderr naming the option, before anything is written.
+TEST_F(TrajectoriesTool, RefusesBadValuesNamingTheOption) {
+  { std::ofstream(path("a_file")) << "not a folder\n"; }
+  struct Case {
+    std::string arguments, expected;
+  };
+  const std::vector<Case> cases = {
+      {"-parcels 4294967300", "-parcels '4294967300': out of range"},
+      {"-met_nlon 4294967300", "-met_nlon '4294967300': out of range"},
+      {"-met_seed 4294967296", "-met_seed '4294967296': out of range"},
+      {"-parcels ''", "-parcels: needs a value"},
+      {"-dt ''", "-dt: needs a value"},
+      {"-dt nan", "-dt 'nan': not finite"},
+      {"-diffusivity_h_trop NaN", "-diffusivity_h_trop 'NaN'"},
+      {"-end_time inf", "-end_time 'inf'"},
+      {"-sort_interval -1", "-sort_interval '-1'"},
+      {"-integrator rk5", "-integrator 'rk5'"},
+      {"-foehn_backend gpu", "-foehn_backend 'gpu'"},
+      {"-path_length maybe", "-path_length 'maybe'"},
+      {"-end_time 1e300", "-end_time - -start_time"},
+      {"-met_seed 7 -met solid_body", "-met_seed is only read with -met turbulent"},
+      {"-parcels_file " + path("a_file"), "-parcels is only read with random parcels"},
+      {"-output_dir " + path("a_file"), "-output_dir '" + path("a_file") + "': is a file"},
+      {"-output_dir " + path("a_file/run"), "-output_dir '" + path("a_file/run") + "'"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r =
+        run_trajectories_stderr(small_run + " -output_dir " + path("x") + " " + c.arguments);
+    EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
+  }
+  const RunResult missing_item = run_trajectories_stderr(
+      "-met netcdf -met_files a.nc,,b.nc -foehn_backend cpu -output_dir " + path("x"));
+  EXPECT_EQ(missing_item.exit_code, 2) << missing_item.output;
+  EXPECT_NE(missing_item.output.find("-met_files 'a.nc,,b.nc': empty item"), std::string::npos)
+      << missing_item.output;
+  const RunResult absent = run_trajectories_stderr("-met netcdf -met_files " + path("absent.nc") +
+                                                   " -foehn_backend cpu -output_dir " + path("x"));
+  EXPECT_EQ(absent.exit_code, 2) << absent.output;
+  EXPECT_NE(absent.output.find("-met_files '" + path("absent.nc") + "': no such file"),
+            std::string::npos)
+      << absent.output;
+  EXPECT_FALSE(fs::exists(path("x"))) << "a refused run made its output folder";
+}
+
+// A parcel count the machine cannot hold is refused before anything is allocated, naming the
+// option, the bytes needed and the bytes available.
+TEST_F(TrajectoriesTool, RefusesMoreParcelsThanTheMemoryHolds) {
+  const double needed = 4294967295.0 * 200.0;  // at least 200 B per parcel with all physics on
+  if (foehn::available_host_memory_bytes() > needed) GTEST_SKIP() << "this machine could run it";
+  const RunResult r =
+      run_trajectories_stderr(small_run + " -parcels 4294967295 -output_dir " + path("x"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("-parcels 4294967295 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("of host memory, more than the"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(path("x")));
+}
+
+// A string option's default is used, not only displayed: without -output_dir the snapshots go
+// to out/trajectories under the working folder.
+TEST_F(TrajectoriesTool, WritesToTheDefaultOutputDirWithoutTheOption) {
+  const RunResult r = foehn::testing::run_command("cd " + folder_.path().string() + " && " +
+                                                  FOEHN_TRAJECTORIES_TOOL + small_run);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(path("out/trajectories/parcels_0000021600.nc"))) << r.output;
+  EXPECT_NE(r.output.find("snapshots in out/trajectories"), std::string::npos) << r.output;
 }
 
 }  // namespace

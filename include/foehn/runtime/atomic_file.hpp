@@ -5,8 +5,14 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 namespace foehn {
+
+// Makes `folder` and its parents for outputs. A path (or a parent) that exists as something
+// other than a folder is the user's input: foehn::Error(invalid_input) naming `option` (e.g.
+// "-output_dir") and the path; any other failure (no permission) is io, named the same way.
+void make_output_folder(const std::filesystem::path& folder, std::string_view option);
 
 class AtomicOutputFile {
  public:

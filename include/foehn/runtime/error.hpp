@@ -69,8 +69,9 @@ namespace detail {
 // how to get the backend.
 [[noreturn]] void fail_built_without_cuda(std::string_view what);
 
-// Exit code convention of every Foehn application: 2 for bad input (invalid_input, io: a
-// file that cannot be read or written), 1 for anything else.
+// Exit code convention of every Foehn application: 2 for bad input (invalid_input; io: a
+// file that cannot be read or written; out_of_memory: a request too large for the machine),
+// 1 for anything else.
 int exit_code_for(const Error& error) noexcept;
 
 }  // namespace foehn

@@ -125,5 +125,27 @@ TEST_F(AtomicFile, UnwritableFolderIsAnIoError) {
   EXPECT_EQ(category_of_opening(locked / "out.txt"), ErrorCategory::io);
 }
 
+TEST_F(AtomicFile, OutputFolderIsMadeWithItsParents) {
+  make_output_folder(folder_ / "a" / "b", "-output_dir");
+  EXPECT_TRUE(fs::is_directory(folder_ / "a" / "b"));
+  make_output_folder(folder_ / "a" / "b", "-output_dir");  // again: nothing to do
+}
+
+TEST_F(AtomicFile, OutputFolderThatIsAFileNamesTheOption) {
+  std::ofstream(folder_ / "taken") << "x";
+  for (const fs::path& folder : {folder_ / "taken", folder_ / "taken" / "sub"}) {
+    try {
+      make_output_folder(folder, "-output_dir");
+      FAIL() << folder << " accepted";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
+      const std::string message = error.what();
+      EXPECT_NE(message.find("-output_dir '" + folder.string() + "'"), std::string::npos)
+          << message;
+      EXPECT_NE(message.find("exists and is not a folder"), std::string::npos) << message;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace foehn

@@ -47,12 +47,14 @@ TEST(FoehnError, BadInputExitsWithTwo) {
   EXPECT_EQ(exit_code_for(caught(ErrorCategory::invalid_input)), 2);
   // An unreadable input or unwritable output path counts as bad input (see error.hpp).
   EXPECT_EQ(exit_code_for(caught(ErrorCategory::io)), 2);
+  // A request larger than the machine (a size option, a count in a file) is the input's doing.
+  EXPECT_EQ(exit_code_for(caught(ErrorCategory::out_of_memory)), 2);
 }
 
 TEST(FoehnError, EverythingElseExitsWithOne) {
   for (ErrorCategory category :
-       {ErrorCategory::cuda, ErrorCategory::petsc, ErrorCategory::out_of_memory,
-        ErrorCategory::unavailable, ErrorCategory::internal}) {
+       {ErrorCategory::cuda, ErrorCategory::petsc, ErrorCategory::unavailable,
+        ErrorCategory::internal, ErrorCategory::numerical}) {
     EXPECT_EQ(exit_code_for(caught(category)), 1) << to_string(category);
   }
 }

@@ -13,22 +13,24 @@
 namespace foehn::mountainwave {
 
 struct RunOptions {
-  MountainMeshOptions domain;   // -mesh_cells nx,ny,nz or -mesh_tets N, -mountain_height ...
+  MountainMeshOptions domain;  // -mesh_cells nx,ny,nz or -mesh_tets N, -mountain_height ...
+  std::string mesh_request;    // "-mesh_tets N" or "-mesh_cells a,b,c", for messages
   Physics physics;
   Numerics numerics;
-  std::string backend = "auto";  // -foehn_backend
-  double cfl = 0;                // -cfl: dt from a target CFL number (0: use -dt)
-  double end_time = 3600;        // -end_time, s
-  std::int64_t max_steps = -1;   // -max_steps: stop earlier (tests, benchmarks)
-  double output_interval = 600;  // -output_interval, s (0: only at the end)
-  std::int64_t checkpoint_interval = 0;  // -checkpoint_interval, steps (0: only at the end)
+  std::string backend = "auto";              // -foehn_backend
+  double cfl = 0;                            // -cfl: dt from a target CFL number (0: use -dt)
+  double cfl_max = 4;                        // -cfl_max: a larger U dt / shortest edge is refused
+  double end_time = 3600;                    // -end_time, s
+  std::int64_t max_steps = -1;               // -max_steps: stop earlier (tests, benchmarks)
+  double output_interval = 600;              // -output_interval, s (0: only at the end)
+  std::int64_t checkpoint_interval = 0;      // -checkpoint_interval, steps (0: only at the end)
   std::filesystem::path output_dir = "out";  // -output_dir
   std::filesystem::path restart;             // -restart FILE
-  bool write_vtk = true;         // -vtk
-  bool write_sections = true;    // -sections
-  int timing_warmup_steps = 2;   // -timing_warmup: steps left out of the timing table
-  std::string timing_label;      // -timing_label, e.g. "1 CPU core + 1 GPU"
-  TracerSeeding tracers;         // -tracer_columns, -tracer_levels, -tracer_x, ...
+  bool write_vtk = true;                     // -vtk
+  bool write_sections = true;                // -sections
+  int timing_warmup_steps = 2;               // -timing_warmup: steps left out of the timing table
+  std::string timing_label;                  // -timing_label, e.g. "1 CPU core + 1 GPU"
+  TracerSeeding tracers;                     // -tracer_columns, -tracer_levels, -tracer_x, ...
 };
 
 // Reads the options; throws foehn::Error (invalid_input) naming a bad value.

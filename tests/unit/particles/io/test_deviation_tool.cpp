@@ -1,12 +1,16 @@
 // foehn-trajectory-deviation as a user runs it: exit code 0 and the table for two snapshots
 // (RHTD/RVTD only when both carry path lengths), --json, and exit code 2 with a message naming
-// the problem for no common ids, a file that is not netCDF, a missing file, bad arguments.
+// the problem for no common ids, a file that is not netCDF, a missing file, bad arguments;
+// -json as every Foehn tool reads options (a wrong extension, an empty value or a folder
+// refused naming it), in the --json and --json=FILE spellings the tool has always taken.
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "foehn/particles/io/particle_file.hpp"
 #include "foehn/particles/io/trajectory_deviation.hpp"
@@ -22,12 +26,18 @@ RunResult run_tool(const std::string& arguments) {
   return foehn::testing::run_command(std::string(FOEHN_DEVIATION_TOOL) + " " + arguments);
 }
 
+// The tool's stderr alone (stdout discarded) and its exit code: where a refusal must be.
+RunResult run_tool_stderr(const std::string& arguments) {
+  return foehn::testing::run_command("{ " + std::string(FOEHN_DEVIATION_TOOL) + " " + arguments +
+                                     " 2>&3 >/dev/null; } 3>&1");
+}
+
 class DeviationTool : public ::testing::Test {
  protected:
   std::string path(const std::string& name) const { return (folder_ / name).string(); }
   // Parcels ids first_id.. on the equator, every 10 degrees, shifted east by `shift` rad.
-  void write_parcels(const std::string& name, std::int64_t first_id, double shift,
-                     bool with_paths, bool reversed = false) const {
+  void write_parcels(const std::string& name, std::int64_t first_id, double shift, bool with_paths,
+                     bool reversed = false) const {
     ParticleSet set;
     for (int i = 0; i < 10; ++i) {
       const int slot = reversed ? 9 - i : i;
@@ -60,7 +70,8 @@ TEST_F(DeviationTool, WithoutPathLengthsOnlyAbsoluteDeviations) {
   const RunResult r = run_tool(path("a.nc") + " " + path("b.nc") + " --json " + path("out.json"));
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("matched by id: 8; only in A: 2 (ids 1, 2); only in B: 2 (ids 11, 12)"),
-            std::string::npos) << r.output;
+            std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("RHTD, RVTD: not computed"), std::string::npos) << r.output;
   std::ifstream json_file(path("out.json"));
   std::stringstream json;
@@ -91,9 +102,46 @@ TEST_F(DeviationTool, BadFilesAndArguments) {
   EXPECT_NE(one.output.find("expected two particle files"), std::string::npos) << one.output;
   const RunResult option = run_tool(path("a.nc") + " " + path("a.nc") + " --jsn x");
   EXPECT_EQ(option.exit_code, 2) << option.output;
-  EXPECT_NE(option.output.find("unknown option '--jsn'"), std::string::npos) << option.output;
+  EXPECT_NE(option.output.find("unknown option(s) -jsn"), std::string::npos) << option.output;
   const RunResult help = run_tool("--help");
   EXPECT_EQ(help.exit_code, 0) << help.output;
+}
+
+TEST_F(DeviationTool, JsonOptionInEverySpellingAndItsBadValues) {
+  write_parcels("a.nc", 1, 0.0, true);
+  write_parcels("b.nc", 1, 1e-4, true);
+  const std::string files = path("a.nc") + " " + path("b.nc");
+  for (const std::string spelling : {"-json ", "--json ", "--json=", "-json="}) {
+    const std::string json = path("summary" + std::to_string(spelling.size()) + ".json");
+    const RunResult r = run_tool(files + " " + spelling + json);
+    EXPECT_EQ(r.exit_code, 0) << spelling << "\n" << r.output;
+    EXPECT_TRUE(std::ifstream(json).good()) << spelling << "\n" << r.output;
+  }
+  const RunResult before = run_tool("-json " + path("first.json") + " " + files);
+  EXPECT_EQ(before.exit_code, 0) << before.output;
+  EXPECT_NE(before.output.find("matched by id: 10"), std::string::npos) << before.output;
+
+  std::filesystem::create_directory(path("folder.json"));
+  struct Case {
+    std::string arguments, expected;
+  };
+  const std::vector<Case> cases = {
+      {"-json " + path("summary.txt"), "-json '" + path("summary.txt") + "': expected a file"},
+      {"-json ''", "-json: needs a value"},
+      {"--json=", "-json: needs a value"},
+      {"-json " + path("folder.json"), "-json '" + path("folder.json") + "': is a folder"},
+  };
+  for (const Case& c : cases) {
+    const RunResult r = run_tool_stderr(files + " " + c.arguments);
+    EXPECT_EQ(r.exit_code, 2) << c.arguments << "\n" << r.output;
+    EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
+  }
+  EXPECT_FALSE(std::ifstream(path("summary.txt")).good());
+
+  const RunResult help = run_tool("-help");
+  EXPECT_EQ(help.exit_code, 0) << help.output;
+  EXPECT_NE(help.output.find("usage: foehn-trajectory-deviation"), std::string::npos);
+  EXPECT_NE(help.output.find("[output file .json]"), std::string::npos) << help.output;
 }
 
 }  // namespace

@@ -1,0 +1,101 @@
+// foehn-mountainwave as a user runs it, for the checks of issue 17: a time step far beyond
+// the CFL limit, an end time that is not a whole number of steps, mesh sizes that are
+// negative, short of a value or beyond the machine, an output folder that is a file. Each is
+// exit code 2 with one line naming the option, before any step is taken.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "foehn/runtime/device.hpp"
+#include "support/run_command.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+using foehn::testing::RunResult;
+
+class MountainWaveTool : public ::testing::Test {
+ protected:
+  // A 2 x 2 x 2-cell mesh, no VTK or sections: each run takes a fraction of a second.
+  RunResult run(const std::string& arguments, const std::string& environment = "") {
+    return foehn::testing::run_command("cd " + folder_.path().string() + " && " + environment +
+                                       " " + FOEHN_MOUNTAINWAVE_TOOL +
+                                       " -vtk 0 -sections 0 -output_dir out " + arguments);
+  }
+  static void expect_bad_input(const RunResult& r, const std::string& must_mention) {
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(must_mention), std::string::npos)
+        << "message should mention '" << must_mention << "':\n"
+        << r.output;
+    EXPECT_EQ(r.output.find(" step "), std::string::npos) << "a step was taken:\n" << r.output;
+  }
+  foehn::testing::TempDir folder_;
+};
+
+TEST_F(MountainWaveTool, ATimeStepBeyondTheCflLimitIsRefused) {
+  const RunResult r = run("-mesh_cells 4,4,4 -dt 1e9 -end_time 1e9");
+  expect_bad_input(r, "-dt 1e+09 s gives a CFL number");
+  EXPECT_NE(r.output.find("-cfl_max 4"), std::string::npos) << r.output;
+  expect_bad_input(run("-mesh_cells 4,4,4 -cfl 9"), "-cfl 9 is above -cfl_max 4");
+}
+
+TEST_F(MountainWaveTool, AnEndTimeThatIsNotAWholeNumberOfStepsIsRefused) {
+  const RunResult r = run("-mesh_cells 2,2,2 -dt 7 -end_time 20");
+  expect_bad_input(r, "-end_time 20 s is not a whole number of -dt 7 s steps");
+  EXPECT_NE(r.output.find("would end at 21 s"), std::string::npos) << r.output;
+}
+
+TEST_F(MountainWaveTool, WithCflTheStepIsShortenedToEndExactlyAtTheEndTime) {
+  const RunResult r = run("-mesh_cells 2,2,2 -cfl 0.5 -end_time 100");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(folder_.path() / "out" / "run.json");
+  const nlohmann::json run_record = nlohmann::json::parse(in);
+  const double dt = run_record["dt"], time = run_record["time"];
+  const long long steps = run_record["steps"];
+  EXPECT_NEAR(time, 100.0, 1e-9) << r.output;
+  EXPECT_NEAR(steps * dt, 100.0, 1e-9);
+}
+
+TEST_F(MountainWaveTool, MeshSizesAreCheckedNotIgnoredOrFilledIn) {
+  expect_bad_input(run("-mesh_tets -5"), "-mesh_tets '-5': out of range");
+  expect_bad_input(run("-mesh_cells 4,4"), "-mesh_cells '4,4': expected 3 comma-separated");
+  expect_bad_input(run("-mesh_cells 4294967300,4,4"), "-mesh_cells '4294967300,4,4'");
+  expect_bad_input(run("-mesh_cells 4,4,4 -mesh_tets 1000"), "not both");
+}
+
+TEST_F(MountainWaveTool, AMeshBeyondTheMemoryNamesTheOptionAndTheBytes) {
+  const RunResult r = run("-mesh_tets 100000", "FOEHN_MAX_MEMORY=100M");
+  expect_bad_input(r, "-mesh_tets 100000 (");
+  EXPECT_NE(r.output.find("of host memory, more than the 100.0 MiB available"), std::string::npos)
+      << r.output;
+  expect_bad_input(run("-mesh_cells 2,2,2 -tracer_columns 100000 -tracer_levels 100000",
+                       "FOEHN_MAX_MEMORY=100M"),
+                   "-tracer_columns 100000 x -tracer_levels 100000");
+}
+
+TEST_F(MountainWaveTool, AnOutputFolderThatIsAFileIsNamed) {
+  { std::ofstream(folder_.path() / "taken") << "x"; }
+  expect_bad_input(run("-mesh_cells 2,2,2 -output_dir taken"),
+                   "-output_dir 'taken': 'taken' exists and is not a folder");
+}
+
+TEST_F(MountainWaveTool, NegativeOrNonFiniteCoefficientsAreRefused) {
+  expect_bad_input(run("-diffusivity -1"), "-diffusivity '-1': out of range");
+  expect_bad_input(run("-viscosity nan"), "-viscosity 'nan'");
+  expect_bad_input(run("-U ''"), "-U: needs a value");
+}
+
+// -foehn_devices sets PETSc's -device_select, which a PETSc without CUDA never reads: the run
+// once ended with "unknown option -device_select" and exit code 2.
+TEST_F(MountainWaveTool, DevicesListedWithFoehnDevicesRunToTheEnd) {
+  if (foehn::cuda_device_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const RunResult r = run("-mesh_cells 2,2,2 -max_steps 2 -foehn_backend cuda -foehn_devices 0");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  expect_bad_input(run("-mesh_cells 2,2,2 -foehn_backend cuda -foehn_devices 0,x"),
+                   "-foehn_devices 'x'");
+}
+
+}  // namespace
