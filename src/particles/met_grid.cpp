@@ -22,13 +22,19 @@ void MetGridGeometry::validate() const {
   const double last_latitude = first_latitude + (nlat - 1) * latitude_spacing;
   constexpr double slack = 1e-9;  // rounding of pole-to-pole spacings
   if (first_latitude < -0.5 * pi - slack || last_latitude > 0.5 * pi + slack) {
-    fail(ErrorCategory::invalid_input, "MetGrid: latitudes [", first_latitude, ", ",
-         last_latitude, "] rad leave [-pi/2, pi/2]");
+    fail(ErrorCategory::invalid_input, "MetGrid: latitudes [", first_latitude, ", ", last_latitude,
+         "] rad leave [-pi/2, pi/2]");
   }
   const bool increasing = pressure_levels[1] > pressure_levels[0];
   for (std::size_t k = 0; k < pressure_levels.size(); ++k) {
     if (!std::isfinite(pressure_levels[k])) {
       fail(ErrorCategory::invalid_input, "MetGrid: pressure level ", k, " is not finite");
+    }
+    // Parcels are clamped into the levels and heights take log(p0 / p): a level <= 0 gave
+    // parcels NaN positions, which crashed foehn-trajectories in transport_step.
+    if (!(pressure_levels[k] > 0.0)) {
+      fail(ErrorCategory::invalid_input, "MetGrid: pressure level ", k, " is ", pressure_levels[k],
+           " Pa; pressure levels must be positive");
     }
     if (k > 0 && (increasing ? !(pressure_levels[k] > pressure_levels[k - 1])
                              : !(pressure_levels[k] < pressure_levels[k - 1]))) {
@@ -137,8 +143,7 @@ void MetGrid::advance(const WindLevel& next, double t_next) {
 
 namespace detail {
 // Shared with the CUDA DeviceMetGrid::advance.
-void validate_next_met_time(const MetGridGeometry& geometry, const WindLevel& next,
-                            double t_next) {
+void validate_next_met_time(const MetGridGeometry& geometry, const WindLevel& next, double t_next) {
   if (!std::isfinite(t_next) || !(t_next > geometry.t1)) {
     fail(ErrorCategory::invalid_input, "DeviceMetGrid::advance: the next met time ", t_next,
          " s must be finite and after t1 = ", geometry.t1, " s");

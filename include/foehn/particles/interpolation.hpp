@@ -44,7 +44,10 @@ FOEHN_HD int bracket_level(const double* levels, int nlev, double p) {
   while (hi - lo > 1) {
     const int mid = (lo + hi) / 2;
     const bool below_mid = increasing ? (p < levels[mid]) : (p > levels[mid]);
-    if (below_mid) hi = mid; else lo = mid;
+    if (below_mid)
+      hi = mid;
+    else
+      lo = mid;
   }
   return lo;
 }
@@ -55,6 +58,9 @@ FOEHN_HD InterpolationStencil make_stencil(const MetGridView& g, double lon, dou
   double x = (lon - g.first_longitude) / g.longitude_spacing;
   const double period = static_cast<double>(g.nlon);
   x = x - period * std::floor(x / period);  // periodic: x in [0, nlon)
+  // A non-finite longitude must not become an index (casting NaN to int is undefined): it
+  // reads the first column instead; transport_step keeps positions finite.
+  if (!(x >= 0.0 && x < period)) x = 0.0;
   int i = static_cast<int>(x);
   if (i >= g.nlon) i = g.nlon - 1;  // x rounded up to nlon
   s.i0 = i;
@@ -62,7 +68,7 @@ FOEHN_HD InterpolationStencil make_stencil(const MetGridView& g, double lon, dou
   s.wx = x - i;
 
   double y = (lat - g.first_latitude) / g.latitude_spacing;
-  if (y < 0.0) y = 0.0;
+  if (!(y >= 0.0)) y = 0.0;  // NaN too
   if (y > g.nlat - 1) y = g.nlat - 1;
   int j = static_cast<int>(y);
   if (j > g.nlat - 2) j = g.nlat - 2;
@@ -94,8 +100,7 @@ FOEHN_HD WindSample sample_wind(const MetGridView& g, const InterpolationStencil
         for (int di = 0; di < 2; ++di) {
           const double wi = di == 0 ? 1.0 - s.wx : s.wx;
           const int i = di == 0 ? s.i0 : s.i1;
-          const std::size_t point =
-              (static_cast<std::size_t>(k) * g.nlat + j) * g.nlon + i;
+          const std::size_t point = (static_cast<std::size_t>(k) * g.nlat + j) * g.nlon + i;
           const double weight = wt * wk * wj * wi;
           result[0] += weight * w[3 * point + 0];
           result[1] += weight * w[3 * point + 1];

@@ -40,16 +40,16 @@ namespace foehn::particles {
 struct TransportPhysics {
   Integrator scheme = Integrator::midpoint;
   bool diffusion = false;
-  double horizontal_diffusivity_troposphere = 50.0;   // m^2/s (MPTRAC default)
-  double horizontal_diffusivity_stratosphere = 0.0;   // m^2/s
-  double vertical_diffusivity_troposphere = 0.0;      // m^2/s
-  double vertical_diffusivity_stratosphere = 0.1;     // m^2/s (MPTRAC default)
+  double horizontal_diffusivity_troposphere = 50.0;  // m^2/s (MPTRAC default)
+  double horizontal_diffusivity_stratosphere = 0.0;  // m^2/s
+  double vertical_diffusivity_troposphere = 0.0;     // m^2/s
+  double vertical_diffusivity_stratosphere = 0.1;    // m^2/s (MPTRAC default)
   bool subgrid_wind = false;
   double subgrid_horizontal_factor = 0.16;
   double subgrid_vertical_factor = 0.16;
-  double decay_time_troposphere = 0.0;   // s, <= 0: no decay
-  double decay_time_stratosphere = 0.0;  // s, <= 0: no decay
-  double tropopause_pressure = 20000.0;  // Pa
+  double decay_time_troposphere = 0.0;     // s, <= 0: no decay
+  double decay_time_stratosphere = 0.0;    // s, <= 0: no decay
+  double tropopause_pressure = 20000.0;    // Pa
   double tropopause_layer_depth = 1000.0;  // m
   std::uint32_t seed = 0;
   // Accumulate each parcel's horizontal path (m, chord per step) and vertical path (m of
@@ -65,8 +65,8 @@ struct ParcelState {
   ParcelPosition position;
   double time;
   double subgrid_u, subgrid_v, subgrid_omega;  // Langevin state: m/s, m/s, Pa/s
-  double decay_factor;                          // product of this call's decay factors
-  double path_horizontal, path_vertical;        // m, when tracked
+  double decay_factor;                         // product of this call's decay factors
+  double path_horizontal, path_vertical;       // m, when tracked
   ParcelStatus status;
 };
 
@@ -152,6 +152,16 @@ FOEHN_HD void transport_step(const MetGridView& grid, const TransportPhysics& ph
   const GridWind wind{grid};
   ParcelPosition x = step(wind, state.position, state.time, dt, physics.scheme);
   const double t_end = state.time + dt;
+  // Into the met levels before anything else reads the pressure: a parcel that starts above
+  // the top level, or a step whose omega dt overshoots it, can leave a pressure <= 0, whose
+  // log-pressure height is NaN (that NaN once reached make_stencil's index casts).
+  const double first = grid.pressure_levels[0], last = grid.pressure_levels[grid.nlev - 1];
+  const double p_low = first < last ? first : last, p_high = first < last ? last : first;
+  bool clamped = false;  // counted once per step however often
+  if (x.pressure < p_low || x.pressure > p_high || !(x.pressure == x.pressure)) {
+    x.pressure = x.pressure < p_low ? p_low : p_high;
+    clamped = true;
+  }
   double east = 0.0, north = 0.0, dp_subgrid = 0.0, dz = 0.0;
 
   if (physics.subgrid_wind) {
@@ -161,8 +171,10 @@ FOEHN_HD void transport_step(const MetGridView& grid, const TransportPhysics& ph
     const double kick = std::sqrt(1.0 - r * r);
     const NumberPair xi_h = parcel_normals(parcel_id, step_index, 0, physics.seed);
     const NumberPair xi_v = parcel_normals(parcel_id, step_index, 1, physics.seed);
-    state.subgrid_u = r * state.subgrid_u + kick * physics.subgrid_horizontal_factor * sigma.u * xi_h.first;
-    state.subgrid_v = r * state.subgrid_v + kick * physics.subgrid_horizontal_factor * sigma.v * xi_h.second;
+    state.subgrid_u =
+        r * state.subgrid_u + kick * physics.subgrid_horizontal_factor * sigma.u * xi_h.first;
+    state.subgrid_v =
+        r * state.subgrid_v + kick * physics.subgrid_horizontal_factor * sigma.v * xi_h.second;
     state.subgrid_omega =
         r * state.subgrid_omega + kick * physics.subgrid_vertical_factor * sigma.omega * xi_v.first;
     east += state.subgrid_u * dt;
@@ -189,13 +201,12 @@ FOEHN_HD void transport_step(const MetGridView& grid, const TransportPhysics& ph
     x.pressure = (x.pressure + dp_subgrid) * std::exp(-dz / scale_height);
   }
 
-  // Vertical domain: clamp into the met levels.
-  const double first = grid.pressure_levels[0], last = grid.pressure_levels[grid.nlev - 1];
-  const double p_low = first < last ? first : last, p_high = first < last ? last : first;
+  // Vertical domain after diffusion and subgrid winds: clamp into the met levels again.
   if (x.pressure < p_low || x.pressure > p_high || !(x.pressure == x.pressure)) {
     x.pressure = x.pressure < p_low ? p_low : p_high;
-    ++events.vertical_clamps;
+    clamped = true;
   }
+  if (clamped) ++events.vertical_clamps;
 
   if (physics.decays()) {
     const double rate =
@@ -227,8 +238,8 @@ FOEHN_HD void transport_step(const MetGridView& grid, const TransportPhysics& ph
 FOEHN_HD ParcelState load_parcel(std::int64_t i, double t_start, const double* lon,
                                  const double* lat, const double* p, const ParcelStatus* status,
                                  const OptionalParcelArrays& optional) {
-  ParcelState state{ParcelPosition{lon[i], lat[i], p[i]}, t_start, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0,
-                    status[i]};
+  ParcelState state{
+      ParcelPosition{lon[i], lat[i], p[i]}, t_start, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, status[i]};
   if (optional.subgrid[0] != nullptr) {
     state.subgrid_u = optional.subgrid[0][i];
     state.subgrid_v = optional.subgrid[1][i];

@@ -16,14 +16,20 @@ namespace foehn::particles {
 
 namespace {
 
-using netcdf::Dataset;
 using netcdf::check;
+using netcdf::Dataset;
 
 constexpr double radians_per_degree = std::numbers::pi / 180.0;
 constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 // A coordinate may deviate from its regular position by this fraction of the spacing: enough
 // for coordinates stored as float (0.1 degree grids: about 2e-4), far below a misplaced row.
 constexpr double regularity_tolerance = 1e-3;
+// Plausibility limits of the values read: far beyond any atmospheric value, far below the
+// garbage a corrupt or mislabelled file holds (undeclared fill values such as 1e20 or -999,
+// levels in Pa labelled hPa), which would otherwise send parcels to NaN positions.
+constexpr double highest_level_pressure = 2.0e5;     // Pa: twice sea-level pressure
+constexpr double fastest_horizontal_wind = 500.0;    // m/s: jets stay below about 200 m/s
+constexpr double fastest_pressure_velocity = 1.0e3;  // Pa/s: deep convection stays below ~500
 
 // Lower case without blanks and exponent punctuation: "m s**-1" -> "ms-1", "Pa s^-1" -> "pas-1".
 std::string normalised_units(const std::string& units) {
@@ -112,7 +118,8 @@ std::vector<double> read_coordinate(const Dataset& file, const char* name, int d
 }
 
 void require_degrees(const Dataset& file, const char* name) {
-  const std::optional<std::string> units = file.text_attribute(file.require_variable(name), "units");
+  const std::optional<std::string> units =
+      file.text_attribute(file.require_variable(name), "units");
   if (units && normalised_units(*units).rfind("degree", 0) != 0) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": ", name, " units '", *units,
          "' are not degrees");
@@ -131,7 +138,8 @@ void check_wind_variable(const Dataset& file, const MetLayout& layout, int c) {
   const int type = file.variable_type(variable);
   if (type != NC_FLOAT && type != NC_DOUBLE) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
-         "' has netCDF type ", type, "; float or double expected (unpack packed data first, "
+         "' has netCDF type ", type,
+         "; float or double expected (unpack packed data first, "
          "e.g. ncpdq -U)");
   }
   if (file.has_attribute(variable, "scale_factor") || file.has_attribute(variable, "add_offset")) {
@@ -152,7 +160,8 @@ void check_wind_variable(const Dataset& file, const MetLayout& layout, int c) {
 double first_longitude_of(const Dataset& file, const std::vector<double>& lon) {
   const std::size_t n = lon.size();
   if (n < 2) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 longitudes, got ", n);
+    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 longitudes, got ",
+         n);
   }
   const double spacing = 360.0 / static_cast<double>(n);
   for (std::size_t i = 0; i < n; ++i) {
@@ -172,12 +181,14 @@ double first_longitude_of(const Dataset& file, const std::vector<double>& lon) {
 bool describe_latitudes(const Dataset& file, const std::vector<double>& lat, MetGridGeometry& g) {
   const std::size_t n = lat.size();
   if (n < 2) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 latitudes, got ", n);
+    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 latitudes, got ",
+         n);
   }
   const double spacing = (lat[n - 1] - lat[0]) / static_cast<double>(n - 1);
   for (std::size_t j = 0; j < n; ++j) {
     const double expected = lat[0] + static_cast<double>(j) * spacing;
-    if (spacing == 0.0 || std::fabs(lat[j] - expected) > regularity_tolerance * std::fabs(spacing)) {
+    if (spacing == 0.0 ||
+        std::fabs(lat[j] - expected) > regularity_tolerance * std::fabs(spacing)) {
       fail(ErrorCategory::invalid_input, file.path().string(),
            ": latitudes are not regularly spaced and monotonic: lat[", j, "] = ", lat[j],
            ", expected ", expected, " (spacing ", spacing, ")");
@@ -210,6 +221,10 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
   if (info.times.empty()) fail(ErrorCategory::invalid_input, file.path().string(), ": no times");
   for (std::size_t k = 0; k < info.times.size(); ++k) {
     info.times[k] *= time_units.seconds_per_unit;
+    if (!std::isfinite(info.times[k])) {
+      fail(ErrorCategory::invalid_input, file.path().string(), ": time ", k, " is ", info.times[k],
+           " s, out of range of a double");
+    }
     if (k > 0 && !(info.times[k] > info.times[k - 1])) {
       fail(ErrorCategory::invalid_input, file.path().string(), ": times are not strictly ",
            "increasing at index ", k, " (", info.times[k - 1], " s then ", info.times[k], " s)");
@@ -220,7 +235,15 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
   const double pascal = pascal_per_level_unit(
       file.text_attribute(file.require_variable("lev"), "units"), file.path());
   g.pressure_levels = read_coordinate(file, "lev", layout.level);
-  for (double& p : g.pressure_levels) p *= pascal;
+  for (std::size_t k = 0; k < g.pressure_levels.size(); ++k) {
+    double& p = g.pressure_levels[k];
+    p *= pascal;
+    if (p > highest_level_pressure) {
+      fail(ErrorCategory::invalid_input, file.path().string(), ": lev[", k, "] is ", p,
+           " Pa, above ", highest_level_pressure,
+           " Pa: not an atmospheric pressure (are the units of 'lev' right?)");
+    }
+  }
   require_degrees(file, "lat");
   require_degrees(file, "lon");
   const std::vector<double> lon = read_coordinate(file, "lon", layout.longitude);
@@ -253,8 +276,8 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
 
 // One component at one time into `values` (grid order), checked for missing and non-finite
 // values before the rows are flipped, so the indices reported are the file's own.
-void read_component(const Dataset& file, const MetLayout& layout, const MetFileInfo& info,
-                    int c, std::size_t time_index, std::vector<double>& values) {
+void read_component(const Dataset& file, const MetLayout& layout, const MetFileInfo& info, int c,
+                    std::size_t time_index, std::vector<double>& values) {
   const MetGridGeometry& g = info.geometry;
   const std::size_t nlev = g.pressure_levels.size(), nlat = static_cast<std::size_t>(g.nlat),
                     nlon = static_cast<std::size_t>(g.nlon);
@@ -262,18 +285,28 @@ void read_component(const Dataset& file, const MetLayout& layout, const MetFileI
   const std::array<std::size_t, 4> start{time_index, 0, 0, 0}, count{1, nlev, nlat, nlon};
   const std::string& name = layout.wind_names[c];
   check(nc_get_vara_double(file.id(), layout.wind[c], start.data(), count.data(), values.data()),
-        file.path(), "reading variable '" + name + "' at time index " +
-                         std::to_string(time_index) + " (" + std::to_string(nlev) + " x " +
-                         std::to_string(nlat) + " x " + std::to_string(nlon) + " values)");
+        file.path(),
+        "reading variable '" + name + "' at time index " + std::to_string(time_index) + " (" +
+            std::to_string(nlev) + " x " + std::to_string(nlat) + " x " + std::to_string(nlon) +
+            " values)");
   const std::vector<double> markers = netcdf::missing_value_markers(file, layout.wind[c]);
+  const double limit = c < 2 ? fastest_horizontal_wind : fastest_pressure_velocity;
   for (std::size_t point = 0; point < values.size(); ++point) {
     const double value = values[point];
     const bool missing = std::find(markers.begin(), markers.end(), value) != markers.end();
-    if (!missing && std::isfinite(value)) continue;
-    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name, "' at time ",
-         "index ", time_index, " has a ", missing ? "missing value (_FillValue/missing_value " : "",
-         missing ? "present)" : "non-finite value", " ", value, " at lev index ",
-         point / (nlat * nlon), ", lat index ", point / nlon % nlat, ", lon index ", point % nlon);
+    if (!missing && std::fabs(value) <= limit) continue;
+    const std::string where =
+        foehn::detail::concat(" at lev index ", point / (nlat * nlon), ", lat index ",
+                              point / nlon % nlat, ", lon index ", point % nlon);
+    if (missing || !std::isfinite(value)) {
+      fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
+           "' at time index ", time_index, " has a ",
+           missing ? "missing value (_FillValue/missing_value present)" : "non-finite value", " ",
+           value, where);
+    }
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
+         "' at time index ", time_index, " has the implausible value ", value, where,
+         " (magnitude above ", limit, c < 2 ? " m/s)" : " Pa/s)");
   }
   if (!info.latitude_north_to_south) return;
   for (std::size_t k = 0; k < nlev; ++k) {
@@ -331,15 +364,16 @@ void require_same_met_grid(const MetFileInfo& a, const MetFileInfo& b) {
   }
   if (a.time_reference != b.time_reference) {
     fail(ErrorCategory::invalid_input, "met files ", a.path.string(), " and ", b.path.string(),
-         " count time from different references ('", a.time_reference, "' and '",
-         b.time_reference, "')");
+         " count time from different references ('", a.time_reference, "' and '", b.time_reference,
+         "')");
   }
 }
 
-MetGrid read_met_grid(const MetFileInfo& first, std::size_t first_index,
-                      const MetFileInfo& second, std::size_t second_index) {
+MetGrid read_met_grid(const MetFileInfo& first, std::size_t first_index, const MetFileInfo& second,
+                      std::size_t second_index) {
   require_same_met_grid(first, second);
-  for (const auto& [info, index] : {std::pair{&first, first_index}, std::pair{&second, second_index}}) {
+  for (const auto& [info, index] :
+       {std::pair{&first, first_index}, std::pair{&second, second_index}}) {
     if (index >= info->times.size()) {
       fail(ErrorCategory::invalid_input, info->path.string(), ": time index ", index,
            " is out of range: the file has ", info->times.size(), " time(s)");
@@ -398,7 +432,8 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
 
   netcdf::AtomicOutput output(path);
   Dataset& file = output.dataset();
-  const std::size_t nlev = geometry.pressure_levels.size(), nlat = static_cast<std::size_t>(geometry.nlat),
+  const std::size_t nlev = geometry.pressure_levels.size(),
+                    nlat = static_cast<std::size_t>(geometry.nlat),
                     nlon = static_cast<std::size_t>(geometry.nlon);
   const int time_dim = file.define_dimension("time", times.size());
   const int lev_dim = file.define_dimension("lev", nlev);
@@ -414,43 +449,52 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
   file.put_text_attribute(lon_var, "units", "degrees_east");
   const int type = options.value_type == MetValueType::float32 ? NC_FLOAT : NC_DOUBLE;
   const std::vector<int> dims{time_dim, lev_dim, lat_dim, lon_dim};
-  const std::array<int, 3> wind_var{file.define_variable("u", type, dims),
-                                    file.define_variable("v", type, dims),
-                                    file.define_variable(options.vertical_velocity.c_str(), type, dims)};
+  const std::array<int, 3> wind_var{
+      file.define_variable("u", type, dims), file.define_variable("v", type, dims),
+      file.define_variable(options.vertical_velocity.c_str(), type, dims)};
   for (int c = 0; c < 3; ++c) file.put_text_attribute(wind_var[c], "units", c < 2 ? "m/s" : "Pa/s");
   file.put_text_attribute(NC_GLOBAL, "foehn_format", "met file 1 (docs/particles_io.md)");
   file.end_definitions();
 
   std::vector<double> coordinate(times.size());
-  for (std::size_t k = 0; k < times.size(); ++k) coordinate[k] = times[k] / time_units.seconds_per_unit;
-  check(nc_put_var_double(file.id(), time_var, coordinate.data()), path, "writing time", ErrorCategory::io);
+  for (std::size_t k = 0; k < times.size(); ++k)
+    coordinate[k] = times[k] / time_units.seconds_per_unit;
+  check(nc_put_var_double(file.id(), time_var, coordinate.data()), path, "writing time",
+        ErrorCategory::io);
   coordinate = geometry.pressure_levels;
   for (double& p : coordinate) p /= options.pressure_in_hpa ? 100.0 : 1.0;
-  check(nc_put_var_double(file.id(), lev_var, coordinate.data()), path, "writing lev", ErrorCategory::io);
+  check(nc_put_var_double(file.id(), lev_var, coordinate.data()), path, "writing lev",
+        ErrorCategory::io);
   coordinate.resize(nlat);
   for (std::size_t j = 0; j < nlat; ++j) {
     const std::size_t row = options.latitude_north_to_south ? nlat - 1 - j : j;
-    coordinate[j] = (geometry.first_latitude + static_cast<double>(row) * geometry.latitude_spacing) *
-                    degrees_per_radian;
+    coordinate[j] =
+        (geometry.first_latitude + static_cast<double>(row) * geometry.latitude_spacing) *
+        degrees_per_radian;
   }
-  check(nc_put_var_double(file.id(), lat_var, coordinate.data()), path, "writing lat", ErrorCategory::io);
+  check(nc_put_var_double(file.id(), lat_var, coordinate.data()), path, "writing lat",
+        ErrorCategory::io);
   coordinate.resize(nlon);
   for (std::size_t i = 0; i < nlon; ++i) {
-    coordinate[i] = (geometry.first_longitude + 2.0 * std::numbers::pi * static_cast<double>(i) /
-                                                    static_cast<double>(nlon)) * degrees_per_radian;
+    coordinate[i] = (geometry.first_longitude +
+                     2.0 * std::numbers::pi * static_cast<double>(i) / static_cast<double>(nlon)) *
+                    degrees_per_radian;
   }
-  check(nc_put_var_double(file.id(), lon_var, coordinate.data()), path, "writing lon", ErrorCategory::io);
+  check(nc_put_var_double(file.id(), lon_var, coordinate.data()), path, "writing lon",
+        ErrorCategory::io);
 
   std::vector<double> flipped(options.latitude_north_to_south ? nlat * nlon : 0);
   for (std::size_t k = 0; k < winds.size(); ++k) {
-    const std::array<const std::vector<double>*, 3> components{&winds[k].u, &winds[k].v, &winds[k].omega};
+    const std::array<const std::vector<double>*, 3> components{&winds[k].u, &winds[k].v,
+                                                               &winds[k].omega};
     for (int c = 0; c < 3; ++c) {
-      const std::string what = "writing wind component " + std::to_string(c) + " at time index " +
-                               std::to_string(k);
+      const std::string what =
+          "writing wind component " + std::to_string(c) + " at time index " + std::to_string(k);
       if (!options.latitude_north_to_south) {
         const std::array<std::size_t, 4> start{k, 0, 0, 0}, count{1, nlev, nlat, nlon};
         check(nc_put_vara_double(file.id(), wind_var[c], start.data(), count.data(),
-                                 components[c]->data()), path, what, ErrorCategory::io);
+                                 components[c]->data()),
+              path, what, ErrorCategory::io);
         continue;
       }
       for (std::size_t level = 0; level < nlev; ++level) {  // one level at a time, rows reversed
@@ -458,8 +502,9 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
         for (std::size_t j = 0; j < nlat; ++j)
           std::copy_n(source + (nlat - 1 - j) * nlon, nlon, flipped.data() + j * nlon);
         const std::array<std::size_t, 4> start{k, level, 0, 0}, count{1, 1, nlat, nlon};
-        check(nc_put_vara_double(file.id(), wind_var[c], start.data(), count.data(), flipped.data()),
-              path, what, ErrorCategory::io);
+        check(
+            nc_put_vara_double(file.id(), wind_var[c], start.data(), count.data(), flipped.data()),
+            path, what, ErrorCategory::io);
       }
     }
   }

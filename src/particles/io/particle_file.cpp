@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "foehn/particles/io/trajectory_deviation.hpp"
 #include "foehn/runtime/error.hpp"
 #include "netcdf_support.hpp"
 
@@ -17,15 +18,15 @@ namespace foehn::particles {
 
 namespace {
 
-using netcdf::Dataset;
 using netcdf::check;
+using netcdf::Dataset;
 
 constexpr double radians_per_degree = std::numbers::pi / 180.0;
 constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 constexpr const char* particle_dimension = "particle";
 // Variables with a fixed meaning; every other variable on (particle) is a named quantity.
-constexpr std::array<const char*, 6> coordinate_variables{"lon", "lat", "pressure", "time", "id",
-                                                          "status"};
+constexpr std::array<const char*, 6> coordinate_variables{"lon",  "lat", "pressure",
+                                                          "time", "id",  "status"};
 
 bool is_coordinate_name(const std::string& name) {
   return std::find(coordinate_variables.begin(), coordinate_variables.end(), name) !=
@@ -88,7 +89,8 @@ void validate_for_writing(const ParticleSet& parcels, const std::filesystem::pat
   for (const std::string& name : parcels.quantity_names()) {
     if (is_coordinate_name(name) || name.empty() || name.find('/') != std::string::npos) {
       fail(ErrorCategory::invalid_input, "write_particle_file ", path.string(), ": quantity name '",
-           name, "' cannot be a netCDF variable of a particle file (empty, contains '/', or one "
+           name,
+           "' cannot be a netCDF variable of a particle file (empty, contains '/', or one "
            "of lon, lat, pressure, time, id, status)");
     }
   }
@@ -183,12 +185,16 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
   // Length 0 makes the dimension unlimited, the only way netCDF holds an empty snapshot.
   const int dimension = file.define_dimension(particle_dimension, n);
   const bool contiguous = n > 0;
-  const int lon = define_particle_variable(file, "lon", NC_DOUBLE, dimension, "degrees_east", contiguous);
-  const int lat = define_particle_variable(file, "lat", NC_DOUBLE, dimension, "degrees_north", contiguous);
-  const int pressure = define_particle_variable(file, "pressure", NC_DOUBLE, dimension, "Pa", contiguous);
+  const int lon =
+      define_particle_variable(file, "lon", NC_DOUBLE, dimension, "degrees_east", contiguous);
+  const int lat =
+      define_particle_variable(file, "lat", NC_DOUBLE, dimension, "degrees_north", contiguous);
+  const int pressure =
+      define_particle_variable(file, "pressure", NC_DOUBLE, dimension, "Pa", contiguous);
   const int time = define_particle_variable(file, "time", NC_DOUBLE, dimension, "s", contiguous);
   const int id = define_particle_variable(file, "id", NC_INT64, dimension, nullptr, contiguous);
-  const int status = define_particle_variable(file, "status", NC_UBYTE, dimension, nullptr, contiguous);
+  const int status =
+      define_particle_variable(file, "status", NC_UBYTE, dimension, nullptr, contiguous);
   file.put_text_attribute(status, "flag_meanings", "active left_domain");
   const std::array<unsigned char, 2> flag_values{0, 1};
   check(nc_put_att_uchar(file.id(), status, "flag_values", NC_UBYTE, flag_values.size(),
@@ -196,7 +202,8 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
         path, "writing attribute 'flag_values' of status", ErrorCategory::io);
   std::vector<int> quantity_variables;
   for (const std::string& name : parcels.quantity_names())
-    quantity_variables.push_back(define_particle_variable(file, name, NC_DOUBLE, dimension, nullptr, contiguous));
+    quantity_variables.push_back(
+        define_particle_variable(file, name, NC_DOUBLE, dimension, nullptr, contiguous));
   file.put_text_attribute(NC_GLOBAL, "foehn_format", "particle file 1 (docs/particles_io.md)");
   file.end_definitions();
 
@@ -251,9 +258,20 @@ ParticleSet read_particle_file(const std::filesystem::path& path) {
   for (int variable = 0; variable < variable_count; ++variable) {
     const std::string name = file.variable_name(variable);
     // Only variables on (particle) are quantities; anything else (scalars, metadata) is left.
-    if (is_coordinate_name(name) || file.variable_dimensions(variable) != std::vector<int>{dimension})
+    if (is_coordinate_name(name) ||
+        file.variable_dimensions(variable) != std::vector<int>{dimension})
       continue;
     std::vector<double> values = read_values(file, variable, dimension, n);
+    // Path lengths feed the relative deviations (RHTD, RVTD): a negative or non-finite one
+    // would give a wrong percentage without any sign of it.
+    if (name == path_horizontal_quantity || name == path_vertical_quantity) {
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!(values[i] >= 0.0) || !std::isfinite(values[i])) {
+          fail(ErrorCategory::invalid_input, path.string(), ": variable '", name, "' is ",
+               values[i], " at particle ", i, "; path lengths are finite and >= 0 m");
+        }
+      }
+    }
     parcels.add_quantity(name);
     parcels.quantity(name) = std::move(values);
   }

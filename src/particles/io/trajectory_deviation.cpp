@@ -13,7 +13,9 @@ namespace foehn::particles {
 
 namespace {
 
-double log_pressure_height(double p) { return scale_height * std::log(reference_pressure / p); }
+double log_pressure_height(double p) {
+  return scale_height * std::log(reference_pressure / p);
+}
 
 // (id, slot) pairs sorted by id; invalid_input naming the set for a repeated id.
 std::vector<std::pair<std::int64_t, std::size_t>> sorted_ids(const ParticleSet& set,
@@ -30,21 +32,39 @@ std::vector<std::pair<std::int64_t, std::size_t>> sorted_ids(const ParticleSet& 
   return ids;
 }
 
+// Path lengths are distances: a negative or non-finite one would make a wrong percentage.
+void require_path_lengths(const std::vector<double>& lengths, const ParticleSet& set,
+                          const char* which, const char* kind) {
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    if (!(lengths[i] >= 0.0) || !std::isfinite(lengths[i])) {
+      fail(ErrorCategory::invalid_input, "compare_trajectories: run ", which, " has the ", kind,
+           " path length ", lengths[i], " m for parcel id ", set.id[i],
+           "; path lengths are finite and >= 0");
+    }
+  }
+}
+
 // Explicit paths, or the path quantities when the set carries both, or nothing.
 std::optional<AccumulatedPaths> paths_of(const ParticleSet& set, const AccumulatedPaths* given,
                                          const char* which) {
+  std::optional<AccumulatedPaths> paths;
   if (given != nullptr) {
     if (given->horizontal_m.size() != set.size() || given->vertical_m.size() != set.size()) {
       fail(ErrorCategory::invalid_input, "compare_trajectories: run ", which, " has ", set.size(),
            " parcels but ", given->horizontal_m.size(), " horizontal and ",
            given->vertical_m.size(), " vertical path lengths");
     }
-    return *given;
-  }
-  if (!set.has_quantity(path_horizontal_quantity) || !set.has_quantity(path_vertical_quantity))
+    paths = *given;
+  } else if (set.has_quantity(path_horizontal_quantity) &&
+             set.has_quantity(path_vertical_quantity)) {
+    paths = AccumulatedPaths{set.quantity(path_horizontal_quantity),
+                             set.quantity(path_vertical_quantity)};
+  } else {
     return std::nullopt;
-  return AccumulatedPaths{set.quantity(path_horizontal_quantity),
-                          set.quantity(path_vertical_quantity)};
+  }
+  require_path_lengths(paths->horizontal_m, set, which, "horizontal");
+  require_path_lengths(paths->vertical_m, set, which, "vertical");
+  return paths;
 }
 
 std::optional<double> relative_percent(double deviation, double length_a, double length_b) {
@@ -115,7 +135,8 @@ double horizontal_chord_distance(double lon_a, double lat_a, double lon_b, doubl
 }
 
 void PathLength::add_step(const ParcelPosition& from, const ParcelPosition& to) {
-  horizontal_m += horizontal_chord_distance(from.longitude, from.latitude, to.longitude, to.latitude);
+  horizontal_m +=
+      horizontal_chord_distance(from.longitude, from.latitude, to.longitude, to.latitude);
   vertical_m += std::fabs(log_pressure_height(to.pressure) - log_pressure_height(from.pressure));
 }
 
@@ -138,10 +159,12 @@ DeviationSummary summarise(std::vector<double> values) {
   s.min = *low;
   s.max = *high;
   const std::size_t middle = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle),
+                   values.end());
   s.median = values[middle];
   if (values.size() % 2 == 0) {
-    const double below = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
+    const double below =
+        *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
     s.median = 0.5 * (below + s.median);
   }
   return s;
@@ -182,7 +205,8 @@ TrajectoryDeviation compare_trajectories(const ParticleSet& a, const ParticleSet
     d.id = a.id[i];
     d.index_a = i;
     d.index_b = j;
-    d.ahtd_m = horizontal_chord_distance(a.longitude[i], a.latitude[i], b.longitude[j], b.latitude[j]);
+    d.ahtd_m =
+        horizontal_chord_distance(a.longitude[i], a.latitude[i], b.longitude[j], b.latitude[j]);
     d.vertical_offset_m = log_pressure_height(a.pressure[i]) - log_pressure_height(b.pressure[j]);
     d.avtd_m = std::fabs(d.vertical_offset_m);
     if (result.relative_available) {
@@ -220,8 +244,8 @@ TrajectoryDeviation compare_trajectories(const ParticleSet& a, const ParticleSet
       absolute.push_back(d.quantity_absolute[q]);
       relative.push_back(d.quantity_relative_percent[q]);
     }
-    result.quantities.push_back(
-        QuantityDeviation{compared[q], summarise(std::move(absolute)), summarise(std::move(relative))});
+    result.quantities.push_back(QuantityDeviation{compared[q], summarise(std::move(absolute)),
+                                                  summarise(std::move(relative))});
   }
   return result;
 }
@@ -254,15 +278,18 @@ std::string deviation_json(const TrajectoryDeviation& r) {
     append_summary(out, r.rvtd_percent);
   }
   out << ",\n  \"quantities\": ";
-  append_list(out, r.quantities, [&](const QuantityDeviation& q) {
-    out << "\n    {\"name\": ";
-    append_string(out, q.name);
-    out << ", \"absolute\": ";
-    append_summary(out, q.absolute);
-    out << ", \"relative_percent\": ";
-    append_summary(out, q.relative_percent);
-    out << "}";
-  }, ",");
+  append_list(
+      out, r.quantities,
+      [&](const QuantityDeviation& q) {
+        out << "\n    {\"name\": ";
+        append_string(out, q.name);
+        out << ", \"absolute\": ";
+        append_summary(out, q.absolute);
+        out << ", \"relative_percent\": ";
+        append_summary(out, q.relative_percent);
+        out << "}";
+      },
+      ",");
   out << ",\n  \"quantities_only_in_a\": ";
   name_list(r.quantities_only_in_a);
   out << ",\n  \"quantities_only_in_b\": ";

@@ -133,6 +133,10 @@ TEST(ParticleMetGrid, RejectsBadGrids) {
   expect_invalid(g, wind, wind);
   g.pressure_levels = {100.0, std::numeric_limits<double>::quiet_NaN(), 500.0};
   expect_invalid(g, wind, wind);
+  g.pressure_levels = {0.0, 500.0, 1000.0};  // log(p0 / p) of a parcel clamped to it
+  expect_invalid(g, wind, wind);
+  g.pressure_levels = {1000.0, 500.0, -100.0};
+  expect_invalid(g, wind, wind);
   g = good;
   g.t1 = g.t0;
   expect_invalid(g, wind, wind);

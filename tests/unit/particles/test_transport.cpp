@@ -170,11 +170,41 @@ TEST(Transport, PressureIsClampedIntoTheMetLevelsAndCounted) {
   EXPECT_EQ(report.vertical_clamps, 8u);  // reaches the top after 2 steps, clamped 8 times
 }
 
+// A parcel above the top level (21 Pa, the top at 200 hPa) under strong ascent, with every
+// physics option on: the midpoint step took its pressure below zero, the log-pressure height
+// of that was NaN, and the NaN longitude it gave crashed foehn-trajectories in make_stencil.
+TEST(Transport, AParcelAboveTheTopUnderStrongAscentStaysFiniteAndInside) {
+  MetGridGeometry g = make_global_geometry(36, 19, {20000.0, 50000.0, 100000.0}, 0.0, 3600.0);
+  const std::size_t points = g.point_count();
+  const WindLevel rising{std::vector<double>(points, 20.0), std::vector<double>(points, 5.0),
+                         std::vector<double>(points, -1000.0)};  // Pa/s, the readers' limit
+  const MetGrid grid(g, rising, rising);
+  ParticleSet set;
+  set.add(0.3, 0.2, 21.0, 0.0, 1);
+  set.add(0.3, 0.2, 20100.0, 0.0, 2);
+  TransportSettings settings;
+  settings.physics.decay_time_troposphere = 86400.0;
+  settings.decaying_quantities = {"mass"};
+  set.add_quantity("mass", 1.0);
+  for (Integrator scheme : {Integrator::euler, Integrator::midpoint, Integrator::rk4}) {
+    settings.physics.scheme = scheme;
+    ParticleSet run = set;
+    const TransportReport report = transport(run, grid, TransportClock{0.0, 600.0, 6, 0}, settings);
+    for (std::size_t i = 0; i < run.size(); ++i) {
+      EXPECT_TRUE(std::isfinite(run.longitude[i]) && std::isfinite(run.latitude[i])) << i;
+      EXPECT_GE(run.pressure[i], 20000.0) << i;
+      EXPECT_LE(run.pressure[i], 100000.0) << i;
+      EXPECT_TRUE(std::isfinite(run.quantity("mass")[i])) << i;
+    }
+    EXPECT_GE(report.vertical_clamps, 6u);  // the first parcel at least, every step
+  }
+}
+
 TEST(Transport, SolidBodyVerticalMotionRaisesLogPressureHeightLinearly) {
   const double w0 = 0.01;  // m/s
   const MetGrid grid = make_solid_body_grid(
-      make_global_geometry(72, 37, log_pressure_levels(31, 0.0, 60000.0), 0.0, 86400.0),
-      pi / 4.0, w0);
+      make_global_geometry(72, 37, log_pressure_levels(31, 0.0, 60000.0), 0.0, 86400.0), pi / 4.0,
+      w0);
   ParticleSet set;
   for (int i = 0; i < 20; ++i) set.add(0.3 * i - 3.0, 0.07 * i - 0.7, 80000.0, 0.0, i);
   const double z0 = log_pressure_height(80000.0);

@@ -200,12 +200,25 @@ TEST_F(CheckpointFileTest, OtherMeshSizeOrShape) {
   EXPECT_NE(error.message.find("another mesh"), std::string::npos) << error.message;
 }
 
+// Cut inside the signature, inside the superblock (HDF5 itself then says "bad byte number in
+// an address"), in the metadata, in the data and in the last bytes: all invalid input, named.
 TEST_F(CheckpointFileTest, TruncatedFile) {
   std::vector<char> bytes = bytes_of(path_);
-  for (const std::size_t keep : {bytes.size() / 2, bytes.size() - 1, std::size_t{600}}) {
+  for (const std::size_t keep :
+       {std::size_t{3}, std::size_t{8}, std::size_t{30}, std::size_t{600}, bytes.size() / 3,
+        bytes.size() / 2, bytes.size() - 8, bytes.size() - 1}) {
     write_bytes(folder_ / "truncated.h5", std::vector<char>(bytes.begin(), bytes.begin() + keep));
-    EXPECT_EQ(read_error(folder_ / "truncated.h5").category, ErrorCategory::io) << keep << " bytes";
+    const auto error = read_error(folder_ / "truncated.h5");
+    EXPECT_EQ(error.category, ErrorCategory::invalid_input) << keep << " bytes: " << error.message;
+    EXPECT_NE(error.message.find("truncated"), std::string::npos) << error.message;
   }
+  // read_checkpoint_info (the tools' entry) checks the same way.
+  write_bytes(folder_ / "truncated.h5", std::vector<char>(bytes.begin(), bytes.end() - 1));
+  const auto info_error = error_of([&] { (void)read_checkpoint_info(folder_ / "truncated.h5"); });
+  EXPECT_EQ(info_error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(info_error.message.find("truncated.h5': truncated: its HDF5 superblock puts the end"),
+            std::string::npos)
+      << info_error.message;
 }
 
 TEST_F(CheckpointFileTest, CorruptDataFailsItsChecksum) {

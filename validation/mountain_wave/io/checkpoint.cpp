@@ -181,6 +181,7 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
     fail(ErrorCategory::io, quoted(path), ": no such checkpoint file");
   if (std::filesystem::is_directory(path, ec))
     fail(ErrorCategory::io, quoted(path), ": is a folder, not a checkpoint file");
+  detail::require_complete_hdf5_file(path);  // a cut signature would read as "not HDF5"
   const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
   if (is_hdf5 < 0) detail::fail_hdf5(ErrorCategory::io, path, "reading the file");
   if (is_hdf5 == 0)
@@ -409,8 +410,8 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
     input_nodes.resize(static_cast<std::size_t>(node_displacements.back() + node_counts.back()));
   });
   FOEHN_MPI_CHECK(MPI_Gatherv(mesh.input_node_of_local.data(), local_count, MPI_INT64_T,
-                                 input_nodes.data(), node_counts.data(), node_displacements.data(),
-                                 MPI_INT64_T, 0, mesh.comm));
+                              input_nodes.data(), node_counts.data(), node_displacements.data(),
+                              MPI_INT64_T, 0, mesh.comm));
 
   // ... and sends each rank its nodes' values, taken from the input-numbered arrays.
   detail::run_collectively(mesh.comm, [&] {
@@ -431,8 +432,8 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
   std::vector<double> received(static_cast<std::size_t>(local_count) *
                                static_cast<std::size_t>(per_node));
   FOEHN_MPI_CHECK(MPI_Scatterv(packed.data(), value_counts.data(), value_displacements.data(),
-                                  MPI_DOUBLE, received.data(), static_cast<int>(received.size()),
-                                  MPI_DOUBLE, 0, mesh.comm));
+                               MPI_DOUBLE, received.data(), static_cast<int>(received.size()),
+                               MPI_DOUBLE, 0, mesh.comm));
 
   ModelState state;
   std::vector<MeshField> extras;

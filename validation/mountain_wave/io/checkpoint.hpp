@@ -60,8 +60,8 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
 // Collective on mesh.comm: rank 0 reads and checks the file, every rank gets the state of its
 // local nodes (ghosts included) and the time and step. When extra_node_fields is given it
 // receives the file's extra node fields on the local nodes (in name order).
-// Throws foehn::Error on every rank, naming the file: io for a missing or unreadable file, a
-// truncated one, or data failing its checksum; invalid_input for a file that is not HDF5 or not
+// Throws foehn::Error on every rank, naming the file: io for a missing or unreadable file, or
+// data failing its checksum; invalid_input for a truncated file, one that is not HDF5 or not
 // a Foehn checkpoint, another format version, a different case fingerprint (the differing
 // options are listed), node or tet counts other than the mesh's, node coordinates that are not
 // the mesh's (another mesh or numbering), missing or misshapen data sets, or a NaN or infinite

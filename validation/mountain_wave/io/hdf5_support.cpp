@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <fstream>
 #include <numeric>
+#include <optional>
+
+#include "foehn/runtime/hdf5_superblock.hpp"
 
 namespace foehn::mountainwave::detail {
 
@@ -136,7 +140,13 @@ Hid create_file(const std::filesystem::path& file) {
                  ErrorCategory::io, file, "creating the HDF5 file");
 }
 
+void require_complete_hdf5_file(const std::filesystem::path& file) {
+  if (const std::optional<std::string> why = hdf5_truncation(file))
+    fail(ErrorCategory::invalid_input, quoted(file), ": ", *why);
+}
+
 Hid open_file_for_reading(const std::filesystem::path& file) {
+  require_complete_hdf5_file(file);
   const Hid access = file_access_properties(file);
   return checked(H5Fopen(file.c_str(), H5F_ACC_RDONLY, access.get()), H5Fclose, ErrorCategory::io,
                  file, "opening the HDF5 file");

@@ -70,8 +70,14 @@ Hid checked(hid_t id, Hid::Closer closer, ErrorCategory category, const std::fil
 void check(herr_t code, ErrorCategory category, const std::filesystem::path& file,
            std::string_view what);
 
-// Files. create_file truncates; open_file_for_reading fails with io (naming HDF5's reason,
-// e.g. a truncated file).
+// Throws invalid_input "'<file>': truncated: ..." when `file` begins like an HDF5 file (its
+// signature, or a prefix of it) but ends inside the superblock or before the end-of-file
+// address the superblock records. HDF5 reports a file cut inside its superblock with unrelated
+// messages ("bad byte number in an address"), and a cut signature as "not HDF5".
+void require_complete_hdf5_file(const std::filesystem::path& file);
+
+// Files. create_file truncates; open_file_for_reading fails with invalid_input for a truncated
+// file (require_complete_hdf5_file) and with io otherwise (naming HDF5's reason).
 Hid create_file(const std::filesystem::path& file);
 Hid open_file_for_reading(const std::filesystem::path& file);
 // Closes a file written through create_file: io error when its metadata cannot be written.

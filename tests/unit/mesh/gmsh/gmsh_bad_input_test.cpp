@@ -11,21 +11,21 @@ namespace {
 
 // A valid MSH 2.2 file; the tests break one line of it (line numbers in the comments).
 const std::string good_msh22 =
-    "$MeshFormat\n"              // 1
-    "2.2 0 8\n"                  // 2
-    "$EndMeshFormat\n"           // 3
-    "$Nodes\n"                   // 4
-    "4\n"                        // 5
-    "1 0 0 0\n"                  // 6
-    "2 1 0 0\n"                  // 7
-    "3 0 1 0\n"                  // 8
-    "4 0 0 1\n"                  // 9
-    "$EndNodes\n"                // 10
-    "$Elements\n"                // 11
-    "2\n"                        // 12
-    "1 2 2 5 1 1 3 2\n"          // 13
-    "2 4 2 42 1 1 2 3 4\n"       // 14
-    "$EndElements\n";            // 15
+    "$MeshFormat\n"         // 1
+    "2.2 0 8\n"             // 2
+    "$EndMeshFormat\n"      // 3
+    "$Nodes\n"              // 4
+    "4\n"                   // 5
+    "1 0 0 0\n"             // 6
+    "2 1 0 0\n"             // 7
+    "3 0 1 0\n"             // 8
+    "4 0 0 1\n"             // 9
+    "$EndNodes\n"           // 10
+    "$Elements\n"           // 11
+    "2\n"                   // 12
+    "1 2 2 5 1 1 3 2\n"     // 13
+    "2 4 2 42 1 1 2 3 4\n"  // 14
+    "$EndElements\n";       // 15
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -63,9 +63,13 @@ TEST_F(GmshBadInput, MissingFileIsIoError) {
 
 TEST_F(GmshBadInput, NotAGmshFile) {
   expect_bad("", {"line 1", "empty"});
-  expect_bad("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\">\n</VTKFile>\n",
-             {"line 1", "not a Gmsh mesh file", "VTK XML"});
-  expect_bad(std::string("\x7f" "ELF\x02\x01\x01\0\0\0junk", 14), {"line 1", "binary data"});
+  expect_bad(
+      "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\">\n</VTKFile>\n",
+      {"line 1", "not a Gmsh mesh file", "VTK XML"});
+  expect_bad(std::string("\x7f"
+                         "ELF\x02\x01\x01\0\0\0junk",
+                         14),
+             {"line 1", "binary data"});
   expect_bad("\n\nhello world\n", {"line 3", "'hello world'"});
   expect_bad("$NOD\n1\n1 0 0 0\n$ENDNOD\n", {"line 1", "MSH 1.0", "2.2 and 4.1"});
 }
@@ -103,7 +107,8 @@ TEST_F(GmshBadInput, UndefinedAndDuplicateNodeTags) {
   expect_bad(replaced(good_msh22, "3 0 1 0", "2 0 1 0"), {"line 8", "node tag 2 is defined twice"});
   const std::string cube = read_bytes(data_dir() / "unit_cube_physical_surfaces.msh");
   expect_bad(replaced(cube, "18 1 7 5 8", "18 1 7 5 80"), {"line 78", "node tag 80"});
-  expect_bad(replaced(cube, "\n7\n8\n0 0 1", "\n7\n3\n0 0 1"), {"line 46", "node tag 3 is defined twice"});
+  expect_bad(replaced(cube, "\n7\n8\n0 0 1", "\n7\n3\n0 0 1"),
+             {"line 46", "node tag 3 is defined twice"});
 }
 
 TEST_F(GmshBadInput, NonFiniteCoordinates) {
@@ -111,7 +116,8 @@ TEST_F(GmshBadInput, NonFiniteCoordinates) {
   expect_bad(replaced(good_msh22, "3 0 1 0", "3 0 1 -inf"), {"line 8", "'-inf'", "finite"});
   expect_bad(replaced(good_msh22, "4 0 0 1", "4 1e999 0 1"), {"line 9", "'1e999'", "finite"});
   // Binary: overwrite the y of node 2 (the nodes start after "$Nodes\n8\n").
-  for (const GmshFormat format : {GmshFormat{GmshVersion::msh22, true}, GmshFormat{GmshVersion::msh41, true}}) {
+  for (const GmshFormat format :
+       {GmshFormat{GmshVersion::msh22, true}, GmshFormat{GmshVersion::msh41, true}}) {
     std::string bin = written(make_box_mesh({1, 1, 1}), format);
     const double x1 = 1.0, y0 = 0.0;
     const std::string node2 = std::string(reinterpret_cast<const char*>(&x1), 8) +
@@ -127,19 +133,26 @@ TEST_F(GmshBadInput, CorruptNumbersAndCounts) {
   expect_bad(replaced(good_msh22, "3 0 1 0", "3 0 abc 0"), {"line 8", "found 'abc'"});
   expect_bad(replaced(good_msh22, "1 2 2 5", "1 2 2x 5"), {"line 13", "found '2x'"});
   expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n5\n"), {"line 10", "fewer entries"});
-  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n3\n"), {"line 9", "expected $EndNodes", "more entries"});
-  expect_bad(replaced(good_msh22, "$Elements\n2\n", "$Elements\n3\n"), {"line 15", "fewer entries"});
-  expect_bad(replaced(good_msh22, "$EndNodes\n", ""), {"line 10", "expected $EndNodes", "'$Elements'"});
-  expect_bad(replaced(good_msh22, "$EndElements\n", ""), {"line 15 (end of file)", "$EndElements", "truncated"});
+  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n3\n"),
+             {"line 9", "expected $EndNodes", "more entries"});
+  expect_bad(replaced(good_msh22, "$Elements\n2\n", "$Elements\n3\n"),
+             {"line 15", "fewer entries"});
+  expect_bad(replaced(good_msh22, "$EndNodes\n", ""),
+             {"line 10", "expected $EndNodes", "'$Elements'"});
+  expect_bad(replaced(good_msh22, "$EndElements\n", ""),
+             {"line 15 (end of file)", "$EndElements", "truncated"});
   const std::string cube = read_bytes(data_dir() / "unit_cube_physical_surfaces.msh");
-  expect_bad(replaced(cube, "7 18 1 18", "7 19 1 19"), {"line 79", "hold 18 elements but the header announces 19"});
+  expect_bad(replaced(cube, "7 18 1 18", "7 19 1 19"),
+             {"line 79", "hold 18 elements but the header announces 19"});
 }
 
 TEST_F(GmshBadInput, HugeCountsFailBeforeAllocating) {
   expect_bad(replaced(good_msh22, "$Elements\n2\n", "$Elements\n1000000000000000000\n"),
              {"line 12", "1000000000000000000 elements", "bytes remain"});
-  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n100000000\n"), {"line 5", "bytes remain"});
-  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n99999999999999999999999\n"), {"line 5", "out of range"});
+  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n100000000\n"),
+             {"line 5", "bytes remain"});
+  expect_bad(replaced(good_msh22, "$Nodes\n4\n", "$Nodes\n99999999999999999999999\n"),
+             {"line 5", "out of range"});
   expect_bad(replaced(good_msh22, "1 2 2 5", "1 2 999999999 5"), {"line 13", "out of range"});
   const std::string cube = read_bytes(data_dir() / "unit_cube_physical_surfaces.msh");
   expect_bad(replaced(cube, "2 8 1 8", "2 800000000000000 1 8"), {"line 32", "bytes remain"});
@@ -165,18 +178,22 @@ TEST_F(GmshBadInput, BinaryHeaderChecks) {
 }
 
 TEST_F(GmshBadInput, StructuralProblems) {
-  expect_bad(replaced(good_msh22, "1 2 2 5 1 1 3 2\n2 4 2 42 1 1 2 3 4\n", "1 2 2 5 1 1 3 2\n2 2 2 5 1 1 2 4\n"),
+  expect_bad(replaced(good_msh22, "1 2 2 5 1 1 3 2\n2 4 2 42 1 1 2 3 4\n",
+                      "1 2 2 5 1 1 3 2\n2 2 2 5 1 1 2 4\n"),
              {"line 11", "no linear tetrahedra"});
   expect_bad(good_msh22.substr(0, good_msh22.find("$Elements")), {"end of file", "no $Elements"});
-  expect_bad(replaced(good_msh22, "$Nodes\n", "junk\n$Nodes\n"), {"line 4", "expected a section", "'junk'"});
+  expect_bad(replaced(good_msh22, "$Nodes\n", "junk\n$Nodes\n"),
+             {"line 4", "expected a section", "'junk'"});
   const std::string cube = read_bytes(data_dir() / "unit_cube_physical_surfaces.msh");
-  expect_bad(replaced(cube, "$Nodes\n", "$PartitionedEntities\n1\n$EndPartitionedEntities\n$Nodes\n"),
-             {"line 31", "partitioned"});
+  expect_bad(
+      replaced(cube, "$Nodes\n", "$PartitionedEntities\n1\n$EndPartitionedEntities\n$Nodes\n"),
+      {"line 31", "partitioned"});
   expect_bad(replaced(cube, "$EndComments", "$EndCommentz"), {"end of file", "$EndComments"});
 }
 
 // Every prefix of a valid file short of its last "$EndElements" must be rejected with a
-// located invalid_input error; the full file must read.
+// located invalid_input error that says the file is truncated (not, say, "found '$EndEleme'"
+// or "version 2. is not supported"); the full file must read.
 TEST_F(GmshBadInput, TruncatedAtEveryByte) {
   const TetMesh mesh = make_box_mesh({1, 1, 1});
   for (const GmshFormat format : all_formats()) {
@@ -193,6 +210,11 @@ TEST_F(GmshBadInput, TruncatedAtEveryByte) {
         const std::string message = e.what();
         ASSERT_EQ(e.category(), ErrorCategory::invalid_input) << message;
         ASSERT_NE(message.find(file.string()), std::string::npos) << message;
+        const std::string after_name =
+            message.substr(message.find(file.string()) + file.string().size());
+        if (length > 0) {
+          ASSERT_NE(after_name.find(" truncated"), std::string::npos) << length << ": " << message;
+        }
         // Binary files are located by byte offset once the header says they are binary.
         const bool is_line = message.find(", line ") != std::string::npos;
         const bool is_offset = message.find(", byte offset ") != std::string::npos;
@@ -224,7 +246,8 @@ TEST_F(GmshBadInput, RandomCorruptionNeverCrashes) {
       std::string bytes = full;
       for (int k = 0; k < 1 + trial % 4; ++k) {
         const std::size_t at = where(random);
-        bytes[at] = trial % 2 ? static_cast<char>(byte(random)) : "0123456789 -.e$\n"[byte(random) % 16];
+        bytes[at] =
+            trial % 2 ? static_cast<char>(byte(random)) : "0123456789 -.e$\n"[byte(random) % 16];
       }
       write_file(file, bytes);
       try {
@@ -232,9 +255,11 @@ TEST_F(GmshBadInput, RandomCorruptionNeverCrashes) {
         ASSERT_EQ(back.tet_tags.size(), back.tets.size());
         ASSERT_EQ(back.boundary_tags.size(), back.boundary_faces.size());
         for (const Tet& t : back.tets)
-          for (const std::int32_t v : t) ASSERT_TRUE(v >= 0 && static_cast<std::size_t>(v) < back.node_count());
+          for (const std::int32_t v : t)
+            ASSERT_TRUE(v >= 0 && static_cast<std::size_t>(v) < back.node_count());
         for (const Triangle& f : back.boundary_faces)
-          for (const std::int32_t v : f) ASSERT_TRUE(v >= 0 && static_cast<std::size_t>(v) < back.node_count());
+          for (const std::int32_t v : f)
+            ASSERT_TRUE(v >= 0 && static_cast<std::size_t>(v) < back.node_count());
       } catch (const Error& e) {
         ASSERT_EQ(e.category(), ErrorCategory::invalid_input) << e.what();
       }

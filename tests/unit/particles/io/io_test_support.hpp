@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <numbers>
 #include <optional>
 #include <string>
@@ -36,10 +38,15 @@ inline MetGridGeometry small_geometry() {
   return g;
 }
 
-// A value unique to (component, time, level, row, column), exact in float.
+// A value unique to (component, time, level, row, column), exact in float, and below the
+// reader's plausibility limits (500 m/s, 1000 Pa/s) up to time index 3.
 inline double wind_value(int component, int time, std::size_t k, std::size_t j, std::size_t i) {
   return (static_cast<double>(i) + 10.0 * static_cast<double>(j) + 100.0 * static_cast<double>(k) +
-          1000.0 * time) * 0.25 * (component == 0 ? 1.0 : component == 1 ? -0.5 : 0.001953125);
+          1000.0 * time) *
+         0.125 *
+         (component == 0   ? 1.0
+          : component == 1 ? -0.5
+                           : 0.001953125);
 }
 
 inline WindLevel small_wind(const MetGridGeometry& g, int time) {
@@ -54,7 +61,9 @@ inline WindLevel small_wind(const MetGridGeometry& g, int time) {
   return w;
 }
 
-inline void nc(int status) { ASSERT_EQ(status, NC_NOERR) << nc_strerror(status); }
+inline void nc(int status) {
+  ASSERT_EQ(status, NC_NOERR) << nc_strerror(status);
+}
 
 // An ERA5-like met file written with netCDF-C directly: classic format, latitudes north to
 // south as float, levels in hPa as int, time in hours since 1900, float winds with a
@@ -70,6 +79,9 @@ struct RawMetFile {
   std::vector<std::string> winds{"u", "v", "w"};
   std::vector<std::string> wind_dims{"time", "lev", "lat", "lon"};
   std::optional<double> fill_value = -32767.0;
+  int format = 0;  // nc_create mode: 0 classic, NC_64BIT_OFFSET, NC_64BIT_DATA or NC_NETCDF4
+  bool time_unlimited = false;  // time as the record dimension (ERA5 downloads have it)
+  nc_type time_type = NC_INT;
   // One value replaced after the regular ones: (variable, flat index in the file, value).
   std::optional<std::string> poke_variable;
   std::size_t poke_index = 0;
@@ -77,14 +89,15 @@ struct RawMetFile {
 
   void write(const std::filesystem::path& path) const {
     int file = -1;
-    nc(nc_create(path.c_str(), NC_CLOBBER, &file));
+    nc(nc_create(path.c_str(), NC_CLOBBER | format, &file));
     const auto dim = [&](const char* name, std::size_t n) {
       int id = -1;
       nc(nc_def_dim(file, name, n, &id));
       return id;
     };
-    const int dims[4] = {dim("time", time_hours.size()), dim("lev", lev_hpa.size()),
-                         dim("lat", lat.size()), dim("lon", lon.size())};
+    const int dims[4] = {dim("time", time_unlimited ? NC_UNLIMITED : time_hours.size()),
+                         dim("lev", lev_hpa.size()), dim("lat", lat.size()),
+                         dim("lon", lon.size())};
     const auto dim_id = [&](const std::string& name) {
       const char* names[4] = {"time", "lev", "lat", "lon"};
       for (int d = 0; d < 4; ++d)
@@ -92,12 +105,13 @@ struct RawMetFile {
       return -1;
     };
     int time_var, lev_var, lat_var, lon_var;
-    nc(nc_def_var(file, "time", NC_INT, 1, &dims[0], &time_var));
+    nc(nc_def_var(file, "time", time_type, 1, &dims[0], &time_var));
     nc(nc_def_var(file, "lev", NC_INT, 1, &dims[1], &lev_var));
     nc(nc_def_var(file, "lat", NC_FLOAT, 1, &dims[2], &lat_var));
     nc(nc_def_var(file, "lon", NC_FLOAT, 1, &dims[3], &lon_var));
     nc(nc_put_att_text(file, time_var, "units", time_units.size(), time_units.c_str()));
-    if (lev_units) nc(nc_put_att_text(file, lev_var, "units", lev_units->size(), lev_units->c_str()));
+    if (lev_units)
+      nc(nc_put_att_text(file, lev_var, "units", lev_units->size(), lev_units->c_str()));
     nc(nc_put_att_text(file, lat_var, "units", 13, "degrees_north"));
     nc(nc_put_att_text(file, lon_var, "units", 12, "degrees_east"));
     std::vector<int> wind_vars;
@@ -115,7 +129,8 @@ struct RawMetFile {
       wind_vars.push_back(var);
     }
     nc(nc_enddef(file));
-    nc(nc_put_var_double(file, time_var, time_hours.data()));
+    const std::size_t start = 0, times = time_hours.size();  // sets the record count
+    nc(nc_put_vara_double(file, time_var, &start, &times, time_hours.data()));
     nc(nc_put_var_double(file, lev_var, lev_hpa.data()));
     nc(nc_put_var_double(file, lat_var, lat.data()));
     nc(nc_put_var_double(file, lon_var, lon.data()));
@@ -128,15 +143,33 @@ struct RawMetFile {
             for (std::size_t i = 0; i < lon.size(); ++i)
               values.push_back(wind_value(component, static_cast<int>(t), k, j, i));
       if (poke_variable && *poke_variable == winds[c]) values.at(poke_index) = poke_value;
+      // With time unlimited this writes as many records as time got above.
       nc(nc_put_var_double(file, wind_vars[c], values.data()));
     }
     nc(nc_close(file));
   }
 };
 
+// Copies the first `keep` bytes of `from` to `to`: a file cut short by an interrupted copy.
+inline void copy_truncated(const std::filesystem::path& from, const std::filesystem::path& to,
+                           std::uintmax_t keep) {
+  std::ifstream in(from, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  ASSERT_LE(keep, bytes.size());
+  std::ofstream(to, std::ios::binary | std::ios::trunc)
+      .write(bytes.data(), static_cast<std::streamsize>(keep));
+}
+
+// Where truncation tests cut a file of `size` bytes: inside the header, in the middle of the
+// data and in its last bytes.
+inline std::vector<std::uintmax_t> cut_points(std::uintmax_t size) {
+  return {4, 40, 200, size / 3, size / 2, size - 8, size - 1};
+}
+
 // Runs `action`, expects a foehn::Error of `category` whose message holds every fragment.
 template <class Action>
-void expect_error(Action action, ErrorCategory category, const std::vector<std::string>& fragments) {
+void expect_error(Action action, ErrorCategory category,
+                  const std::vector<std::string>& fragments) {
   try {
     action();
     ADD_FAILURE() << "no foehn::Error thrown";

@@ -38,15 +38,59 @@ TEST_F(BadMetFile, TextFileNamedNc) {
                {"bad.nc", "not a readable netCDF file"});
 }
 
+// netCDF-4 (the writer's format): HDF5 refuses a truncated file and netCDF says only "HDF
+// error"; the message says what is wrong, from the signature to the last byte.
 TEST_F(BadMetFile, TruncatedFile) {
   const MetGridGeometry g = small_geometry();
   const auto whole = folder_ / "whole.nc";
   write_met_file(whole, g, {0.0, 1.0}, {small_wind(g, 0), small_wind(g, 1)});
   const auto size = std::filesystem::file_size(whole);
-  std::filesystem::copy_file(whole, path_);
-  std::filesystem::resize_file(path_, size / 2);
-  expect_error([&] { read_met_wind(read_met_file_info(path_), 1); }, ErrorCategory::invalid_input,
-               {"bad.nc"});
+  for (const std::uintmax_t keep : cut_points(size)) {
+    SCOPED_TRACE(std::to_string(keep) + " of " + std::to_string(size) + " bytes");
+    copy_truncated(whole, path_, keep);
+    expect_error([&] { read_met_wind(read_met_file_info(path_), 1); }, ErrorCategory::invalid_input,
+                 {"bad.nc", "truncated"});
+  }
+  copy_truncated(whole, path_, 0);
+  expect_error([&] { read_met_file_info(path_); }, ErrorCategory::invalid_input,
+               {"bad.nc", "the file is empty"});
+}
+
+// libnetcdf reads a truncated netCDF-3 file without an error and returns zeros for the missing
+// bytes: a met file cut short once gave calm winds, exit 0 and trajectories 8.7 km off.
+TEST_F(BadMetFile, TruncatedNetcdf3FileInEveryFormat) {
+  const auto whole = folder_ / "whole.nc";
+  for (const int format : {0, NC_64BIT_OFFSET, NC_64BIT_DATA}) {
+    for (const bool time_unlimited : {false, true}) {
+      RawMetFile raw;
+      raw.format = format;
+      raw.time_unlimited = time_unlimited;
+      raw.write(whole);
+      const WindLevel complete = read_met_wind(read_met_file_info(whole), 1);
+      EXPECT_EQ(complete.omega.back(), wind_value(2, 1, 2, 0, 7));
+      const auto size = std::filesystem::file_size(whole);
+      for (const std::uintmax_t keep : cut_points(size)) {
+        SCOPED_TRACE("format " + std::to_string(format) + (time_unlimited ? ", records" : "") +
+                     ": " + std::to_string(keep) + " of " + std::to_string(size) + " bytes");
+        copy_truncated(whole, path_, keep);
+        expect_error([&] { read_met_wind(read_met_file_info(path_), 1); },
+                     ErrorCategory::invalid_input, {"bad.nc", "truncated"});
+      }
+    }
+  }
+}
+
+TEST_F(BadMetFile, TruncatedNetcdf3FileNamesTheCutVariable) {
+  const auto whole = folder_ / "whole.nc";
+  RawMetFile raw;
+  raw.time_unlimited = true;  // records: time, u, v, w of time 0, then of time 1
+  raw.write(whole);
+  copy_truncated(whole, path_, std::filesystem::file_size(whole) - 1);
+  expect_error([&] { read_met_file_info(path_); }, ErrorCategory::invalid_input,
+               {"bad.nc", "truncated", "variable 'w'", "1 of its 2 records complete"});
+  copy_truncated(whole, path_, 60);
+  expect_error([&] { read_met_file_info(path_); }, ErrorCategory::invalid_input,
+               {"bad.nc", "truncated", "header runs past the end of the file"});
 }
 
 TEST_F(BadMetFile, MissingFileIsAnIoError) {
@@ -97,6 +141,42 @@ TEST_F(BadMetFile, NonMonotonicLevels) {
   expect_rejected(raw, {"not strictly monotonic"});
 }
 
+// Levels <= 0 gave parcels clamped to them NaN heights, and foehn-trajectories crashed.
+TEST_F(BadMetFile, LevelsNotPositive) {
+  RawMetFile raw;
+  raw.lev_hpa = {1000.0, 500.0, 0.0};
+  expect_rejected(raw, {"pressure level 2 is 0 Pa", "must be positive"});
+}
+
+TEST_F(BadMetFile, LevelsInPascalLabelledHectopascal) {
+  RawMetFile raw;
+  raw.lev_hpa = {100000.0, 85000.0, 50000.0};
+  expect_rejected(raw, {"lev[0] is 10000000 Pa", "are the units of 'lev' right?"});
+}
+
+TEST_F(BadMetFile, TimeBeyondTheRangeOfADouble) {
+  RawMetFile raw;
+  raw.time_type = NC_DOUBLE;
+  raw.time_hours = {1.0, 1e306};  // hours: 3.6e309 s
+  expect_rejected(raw, {"time 1 is inf s"});
+}
+
+// Finite garbage (an undeclared fill value, a corrupt number) sent parcels to NaN positions.
+TEST_F(BadMetFile, ImplausibleWinds) {
+  RawMetFile raw;
+  raw.poke_variable = "v";
+  raw.poke_index = 8 * 3 + 5;  // time 0, level 0, file row 3, column 5
+  raw.poke_value = -999.0;
+  expect_rejected(raw, {"variable 'v' at time index 0 has the implausible value -999",
+                        "lat index 3, lon index 5", "magnitude above 500 m/s"});
+  raw.poke_variable = "w";
+  raw.poke_value = 1e30;
+  expect_rejected(raw, {"variable 'w'", "implausible value 1.00000001504", "above 1000 Pa/s"});
+  raw.poke_value = 999.0;  // strong, but possible
+  raw.write(path_);
+  EXPECT_NO_THROW(read_met_wind(read_met_file_info(path_), 0));
+}
+
 TEST_F(BadMetFile, LevelsWithoutUnits) {
   RawMetFile raw;
   raw.lev_units.reset();
@@ -136,7 +216,8 @@ TEST_F(BadMetFile, NanInTheWind) {
   raw.poke_variable = "w";
   raw.poke_index = 9;
   raw.poke_value = std::numeric_limits<double>::quiet_NaN();
-  expect_rejected(raw, {"variable 'w' at time index 0", "non-finite", "lat index 1", "lon index 1"});
+  expect_rejected(raw,
+                  {"variable 'w' at time index 0", "non-finite", "lat index 1", "lon index 1"});
 }
 
 TEST_F(BadMetFile, TimeIndexOutOfRange) {

@@ -143,9 +143,10 @@ struct RawParticleFile {
       time{0.0, 0.0, 0.0};
   std::vector<long long> id{1, 2, 3};
   bool with_id = true;
+  int format = NC_NETCDF4;  // nc_create mode; 64-bit ids need netCDF-4 or CDF-5
   void write(const std::filesystem::path& path) const {
     int file = -1, dim = -1, var = -1;
-    nc(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &file));
+    nc(nc_create(path.c_str(), NC_CLOBBER | format, &file));
     nc(nc_def_dim(file, "particle", lon.size(), &dim));
     const std::vector<std::pair<const char*, const std::vector<double>*>> doubles{
         {"lon", &lon}, {"lat", &lat}, {"pressure", &pressure}, {"time", &time}};
@@ -155,7 +156,8 @@ struct RawParticleFile {
       vars.push_back(var);
     }
     int id_var = -1;
-    if (with_id) nc(nc_def_var(file, "id", NC_INT64, 1, &dim, &id_var));
+    const bool int64 = format == NC_NETCDF4 || format == NC_64BIT_DATA;
+    if (with_id) nc(nc_def_var(file, "id", int64 ? NC_INT64 : NC_INT, 1, &dim, &id_var));
     nc(nc_enddef(file));
     for (std::size_t v = 0; v < doubles.size(); ++v)
       nc(nc_put_var_double(file, vars[v], doubles[v].second->data()));
@@ -172,6 +174,42 @@ TEST(ParticleFile, HandMadeFileWithoutStatusReads) {
   EXPECT_NEAR(parcels.longitude[2], pi / 6.0, 1e-15);
   EXPECT_EQ(parcels.status[2], ParcelStatus::active);
   EXPECT_TRUE(parcels.quantity_names().empty());
+}
+
+// A truncated netCDF-3 parcel file once read as zeros past the cut and was refused for a
+// "repeated id 0"; cut in its last bytes it was even read with a wrong last id.
+TEST(ParticleFile, TruncatedFilesAreReportedAsTruncated) {
+  foehn::testing::TempDir folder;
+  const auto whole = folder / "whole.nc", path = folder / "cut.nc";
+  for (const int format : {0, NC_64BIT_OFFSET, NC_64BIT_DATA, NC_NETCDF4}) {
+    RawParticleFile raw;
+    raw.format = format;
+    raw.id = {1001, 1002, 1003};
+    raw.write(whole);
+    EXPECT_EQ(read_particle_file(whole).id.back(), 1003);
+    const auto size = std::filesystem::file_size(whole);
+    for (const std::uintmax_t keep : cut_points(size)) {
+      SCOPED_TRACE("format " + std::to_string(format) + ": " + std::to_string(keep) + " of " +
+                   std::to_string(size) + " bytes");
+      copy_truncated(whole, path, keep);
+      expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+                   {"cut.nc", "truncated"});
+    }
+  }
+}
+
+// Path lengths are the denominators of RHTD and RVTD: a negative one gave a wrong percentage.
+TEST(ParticleFile, PathLengthsMustBeFiniteAndNotNegative) {
+  foehn::testing::TempDir folder;
+  for (const double bad :
+       {-5.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
+    ParticleSet parcels = sample_parcels(3);
+    parcels.quantity("path_horizontal_m")[2] = bad;
+    write_particle_file(parcels, folder / "paths.nc");
+    expect_error([&] { read_particle_file(folder / "paths.nc"); }, ErrorCategory::invalid_input,
+                 {"paths.nc", "variable 'path_horizontal_m' is", "at particle 2",
+                  "path lengths are finite and >= 0"});
+  }
 }
 
 TEST(ParticleFile, ReaderRejectsBadFiles) {

@@ -97,7 +97,8 @@ TEST(TrajectoryDeviation, WithoutPathLengthsOnlyAbsoluteMeasures) {
   TwoRuns runs;
   ParticleSet a;
   for (std::size_t i = 0; i < runs.a.size(); ++i)
-    a.add(runs.a.longitude[i], runs.a.latitude[i], runs.a.pressure[i], runs.a.time[i], runs.a.id[i]);
+    a.add(runs.a.longitude[i], runs.a.latitude[i], runs.a.pressure[i], runs.a.time[i],
+          runs.a.id[i]);
   a.time[0] = 7200.0;  // one parcel at another time: reported
   const TrajectoryDeviation d = compare_trajectories(a, runs.b);
   EXPECT_FALSE(d.relative_available);
@@ -121,6 +122,11 @@ TEST(TrajectoryDeviation, ExplicitPathLengthsAndZeroLengths) {
   EXPECT_FALSE(parcel(d, 1).rhtd_percent.has_value());  // no path at all: undefined, skipped
   EXPECT_EQ(d.rhtd_percent.count, 1u);
   EXPECT_NEAR(*parcel(d, 4).rvtd_percent, 200.0 * 0.2 * h0 / 50.0, 1e-9);
+  paths_a.vertical_m[3] = -1.0;  // a distance: a negative one would make a wrong percentage
+  expect_error([&] { compare_trajectories(runs.a, runs.b, &paths_a, &paths_b); },
+               ErrorCategory::invalid_input,
+               {"run A has the vertical path length -1 m for parcel id", "finite and >= 0"});
+  paths_a.vertical_m[3] = 0.0;
   paths_b.vertical_m.pop_back();
   expect_error([&] { compare_trajectories(runs.a, runs.b, &paths_a, &paths_b); },
                ErrorCategory::invalid_input, {"run B has 5 parcels"});
