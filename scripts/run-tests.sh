@@ -25,5 +25,12 @@ if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=."
   cmake --build build-debian-petsc -j "$jobs" --target foehn_tests
   ctest --test-dir build-debian-petsc --output-on-failure -j "$jobs" || status=$?
 fi
+# The corpus replays of the fuzz targets run above (ctest -L fuzz). FOEHN_CI_FUZZ_SECONDS=N
+# also builds the libFuzzer targets with clang, ASan and UBSan (build-fuzz: all of libfoehn
+# instrumented, longer than the rest of the suite on two cores, hence off by default) and
+# fuzzes every reader for N seconds (scripts/fuzz.sh, tests/fuzz/README.md).
+if [[ ${FOEHN_CI_FUZZ_SECONDS:-0} -gt 0 ]]; then
+  bash scripts/fuzz.sh --time "$FOEHN_CI_FUZZ_SECONDS" || status=$?
+fi
 ((status == 0)) && status=$format_status
 exit "$status"

@@ -127,32 +127,35 @@ void require_counts_fit_file(const std::filesystem::path& path, vtkIdType points
   }
 }
 
-// VTK 9.1 uses the array it failed to create for a DataArray whose type it does not know: a
-// FieldData array of type "Int33" crashed read_vtu with a null pointer (found by fuzzing). So
-// every array's type is checked first, in the XML structure VTK's own parser gives (no array
-// data is decoded). A file that does not parse is left to the reader, which reports why.
+// VTK 9.1 uses the array it failed to create for an array element whose type it does not know:
+// a FieldData array of type "Int33", or any element inside FieldData not named DataArray (it
+// makes every one an array), crashed read_vtu with a null pointer (found by fuzzing). So every
+// array's type is checked first, in the XML structure VTK's own parser gives (no array data is
+// decoded). A file that does not parse is left to the reader, which reports why.
 void require_known_array_types(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   vtkNew<vtkXMLDataParser> parser;
   parser->SetStream(&in);
   if (parser->Parse() == 0 || parser->GetRootElement() == nullptr) return;
-  std::vector<vtkXMLDataElement*> pending{parser->GetRootElement()};  // no recursion: any depth
+  struct Pending {
+    vtkXMLDataElement* element;
+    bool in_field_data;
+  };
+  std::vector<Pending> pending{{parser->GetRootElement(), false}};  // no recursion: any depth
   while (!pending.empty()) {
-    vtkXMLDataElement* element = pending.back();
+    const auto [element, in_field_data] = pending.back();
     pending.pop_back();
-    for (int i = 0; i < element->GetNumberOfNestedElements(); ++i)
-      pending.push_back(element->GetNestedElement(i));
     const char* element_name = element->GetName();
-    if (element_name == nullptr || (std::string_view(element_name) != "DataArray" &&
-                                    std::string_view(element_name) != "Array")) {
-      continue;
-    }
+    const std::string_view tag = element_name != nullptr ? element_name : "";
+    for (int i = 0; i < element->GetNumberOfNestedElements(); ++i)
+      pending.push_back({element->GetNestedElement(i), tag == "FieldData"});
+    if (!in_field_data && tag != "DataArray" && tag != "Array") continue;
     int type = 0;
     if (element->GetWordTypeAttribute("type", type) != 0) continue;
     const char* name = element->GetAttribute("Name");
     const char* type_name = element->GetAttribute("type");
     fail(ErrorCategory::invalid_input, "'", path.string(), "': array '",
-         name != nullptr ? name : "", "' has ",
+         name != nullptr ? name : "", "' (element <", tag, ">) has ",
          type_name != nullptr ? "the unknown type '" + std::string(type_name) + "'"
                               : std::string("no type"));
   }
@@ -256,10 +259,10 @@ TetMesh read_vtu(const std::filesystem::path& path) {
   require_known_array_types(path);
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName(path.c_str());
-  reader->UpdateInformation();  // the XML structure and counts, no data yet
-  reader->SetupUpdateExtent(0, 1, 0);
-  require_counts_fit_file(path, reader->GetNumberOfPoints(), reader->GetNumberOfCells());
   try {
+    reader->UpdateInformation();  // the XML structure and counts (and FieldData time values)
+    reader->SetupUpdateExtent(0, 1, 0);
+    require_counts_fit_file(path, reader->GetNumberOfPoints(), reader->GetNumberOfCells());
     reader->Update();
   } catch (const std::bad_alloc&) {
     // VTK sizes its decompression buffers (and the block table, std::length_error beyond its

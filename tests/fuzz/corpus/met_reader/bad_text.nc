@@ -1,0 +1,2 @@
+lon lat lev time
+1 2 3 4

@@ -1,0 +1,1 @@
+particle lon lat
