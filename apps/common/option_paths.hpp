@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include "foehn/runtime/atomic_file.hpp"  // check_output_folder
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::app {
@@ -20,23 +21,6 @@ inline void require_input_file(const std::string& option, const std::string& pat
     fail(ErrorCategory::invalid_input, option, " '", path, "': no such file");
   if (std::filesystem::is_directory(status))
     fail(ErrorCategory::invalid_input, option, " '", path, "': is a folder, not a file");
-}
-
-// `folder` (the value of `option`) must be a folder or creatable as one: the nearest part of
-// it that exists must be a folder, not a file.
-inline void require_output_folder(const std::string& option, const std::string& folder) {
-  std::error_code ignored;
-  for (std::filesystem::path part = folder; !part.empty(); part = part.parent_path()) {
-    const std::filesystem::file_status status = std::filesystem::status(part, ignored);
-    if (std::filesystem::exists(status)) {
-      if (std::filesystem::is_directory(status)) return;
-      if (part == std::filesystem::path(folder))
-        fail(ErrorCategory::invalid_input, option, " '", folder, "': is a file, not a folder");
-      fail(ErrorCategory::invalid_input, option, " '", folder, "': '", part.string(),
-           "' is a file, not a folder");
-    }
-    if (part == part.parent_path()) return;  // the root
-  }
 }
 
 // An output file must not be an existing folder (the atomic writer would refuse it only when

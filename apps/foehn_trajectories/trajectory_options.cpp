@@ -169,7 +169,7 @@ void check_inputs_and_outputs(const TrajectoryOptions& o) {
   if (o.parcels_file.empty() && !(o.random_parcels.z_top > o.random_parcels.z_bottom))
     fail(ErrorCategory::invalid_input, "need -parcels_z_top > -parcels_z_bottom, got ",
          o.random_parcels.z_bottom, " .. ", o.random_parcels.z_top, " m");
-  require_output_folder("-output_dir", o.output_dir);
+  check_output_folder(o.output_dir, "-output_dir");
 }
 
 // Memory that grows with the options: the random parcels and the synthetic met grid (parcels

@@ -20,16 +20,22 @@ std::filesystem::path temporary_name_for(const std::filesystem::path& destinatio
 }
 }  // namespace
 
-void make_output_folder(const std::filesystem::path& folder, std::string_view option) {
+void check_output_folder(const std::filesystem::path& folder, std::string_view option) {
   if (folder.empty()) fail(ErrorCategory::invalid_input, option, ": the folder name is empty");
   std::error_code ec;
   for (std::filesystem::path part = folder; !part.empty(); part = part.parent_path()) {
     const std::filesystem::file_status status = std::filesystem::status(part, ec);
-    if (std::filesystem::exists(status) && !std::filesystem::is_directory(status))
+    if (std::filesystem::is_directory(status)) return;  // the rest can be made below it
+    if (std::filesystem::exists(status))
       fail(ErrorCategory::invalid_input, option, " '", folder.string(), "': '", part.string(),
            "' exists and is not a folder");
     if (part == part.parent_path()) break;  // the root
   }
+}
+
+void make_output_folder(const std::filesystem::path& folder, std::string_view option) {
+  check_output_folder(folder, option);
+  std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   if (ec)
     fail(ErrorCategory::io, option, " '", folder.string(),

@@ -191,7 +191,8 @@ TEST_F(TrajectoriesTool, RefusesBadValuesNamingTheOption) {
       {"-end_time 1e300", "-end_time - -start_time"},
       {"-met_seed 7 -met solid_body", "-met_seed is only read with -met turbulent"},
       {"-parcels_file " + path("a_file"), "-parcels is only read with random parcels"},
-      {"-output_dir " + path("a_file"), "-output_dir '" + path("a_file") + "': is a file"},
+      {"-output_dir " + path("a_file"),
+       "-output_dir '" + path("a_file") + "': '" + path("a_file") + "' exists and is not a folder"},
       {"-output_dir " + path("a_file/run"), "-output_dir '" + path("a_file/run") + "'"},
   };
   for (const Case& c : cases) {

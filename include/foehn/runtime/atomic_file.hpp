@@ -13,6 +13,8 @@ namespace foehn {
 // other than a folder is the user's input: foehn::Error(invalid_input) naming `option` (e.g.
 // "-output_dir") and the path; any other failure (no permission) is io, named the same way.
 void make_output_folder(const std::filesystem::path& folder, std::string_view option);
+// The check of make_output_folder alone, made nothing: for options read before any work.
+void check_output_folder(const std::filesystem::path& folder, std::string_view option);
 
 class AtomicOutputFile {
  public:
