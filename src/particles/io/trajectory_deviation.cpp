@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <utility>
 
@@ -73,55 +74,10 @@ std::optional<double> relative_percent(double deviation, double length_a, double
   return 200.0 * deviation / total;
 }
 
-void append_number(std::ostringstream& out, double value) {
-  if (std::isfinite(value)) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    out << text;
-  } else {
-    out << "null";  // JSON has no NaN
-  }
-}
-
-void append_string(std::ostringstream& out, const std::string& text) {
-  out << '"';
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out << '\\' << c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(c));
-      out << escaped;
-    } else {
-      out << c;
-    }
-  }
-  out << '"';
-}
-
-void append_summary(std::ostringstream& out, const DeviationSummary& s) {
-  out << "{\"count\": " << s.count << ", \"mean\": ";
-  append_number(out, s.mean);
-  out << ", \"sd\": ";
-  append_number(out, s.standard_deviation);
-  out << ", \"min\": ";
-  append_number(out, s.min);
-  out << ", \"max\": ";
-  append_number(out, s.max);
-  out << ", \"median\": ";
-  append_number(out, s.median);
-  out << "}";
-}
-
-template <class List, class Append>
-void append_list(std::ostringstream& out, const List& items, Append append,
-                 const char* separator = ", ") {
-  out << "[";
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out << separator;
-    append(items[i]);
-  }
-  out << "]";
+// nlohmann writes a NaN (a summary of no values) as null, which JSON readers take.
+nlohmann::ordered_json summary_json(const DeviationSummary& s) {
+  return {{"count", s.count}, {"mean", s.mean}, {"sd", s.standard_deviation},
+          {"min", s.min},     {"max", s.max},   {"median", s.median}};
 }
 
 }  // namespace
@@ -251,51 +207,30 @@ TrajectoryDeviation compare_trajectories(const ParticleSet& a, const ParticleSet
 }
 
 std::string deviation_json(const TrajectoryDeviation& r) {
-  std::ostringstream out;
-  const auto id_list = [&](const std::vector<std::int64_t>& ids) {
-    append_list(out, ids, [&](std::int64_t id) { out << id; });
-  };
-  const auto name_list = [&](const std::vector<std::string>& names) {
-    append_list(out, names, [&](const std::string& name) { append_string(out, name); });
-  };
-  out << "{\n  \"parcels_a\": " << r.parcels_a << ",\n  \"parcels_b\": " << r.parcels_b
-      << ",\n  \"matched\": " << r.parcels.size() << ",\n  \"only_in_a\": ";
-  id_list(r.only_in_a);
-  out << ",\n  \"only_in_b\": ";
-  id_list(r.only_in_b);
-  out << ",\n  \"time_mismatches\": " << r.time_mismatches << ",\n  \"max_time_difference_s\": ";
-  append_number(out, r.max_time_difference_s);
-  out << ",\n  \"status_mismatches\": " << r.status_mismatches
-      << ",\n  \"relative_available\": " << (r.relative_available ? "true" : "false")
-      << ",\n  \"ahtd_m\": ";
-  append_summary(out, r.ahtd_m);
-  out << ",\n  \"avtd_m\": ";
-  append_summary(out, r.avtd_m);
+  nlohmann::ordered_json json = {{"parcels_a", r.parcels_a},
+                                 {"parcels_b", r.parcels_b},
+                                 {"matched", r.parcels.size()},
+                                 {"only_in_a", r.only_in_a},
+                                 {"only_in_b", r.only_in_b},
+                                 {"time_mismatches", r.time_mismatches},
+                                 {"max_time_difference_s", r.max_time_difference_s},
+                                 {"status_mismatches", r.status_mismatches},
+                                 {"relative_available", r.relative_available},
+                                 {"ahtd_m", summary_json(r.ahtd_m)},
+                                 {"avtd_m", summary_json(r.avtd_m)}};
   if (r.relative_available) {
-    out << ",\n  \"rhtd_percent\": ";
-    append_summary(out, r.rhtd_percent);
-    out << ",\n  \"rvtd_percent\": ";
-    append_summary(out, r.rvtd_percent);
+    json["rhtd_percent"] = summary_json(r.rhtd_percent);
+    json["rvtd_percent"] = summary_json(r.rvtd_percent);
   }
-  out << ",\n  \"quantities\": ";
-  append_list(
-      out, r.quantities,
-      [&](const QuantityDeviation& q) {
-        out << "\n    {\"name\": ";
-        append_string(out, q.name);
-        out << ", \"absolute\": ";
-        append_summary(out, q.absolute);
-        out << ", \"relative_percent\": ";
-        append_summary(out, q.relative_percent);
-        out << "}";
-      },
-      ",");
-  out << ",\n  \"quantities_only_in_a\": ";
-  name_list(r.quantities_only_in_a);
-  out << ",\n  \"quantities_only_in_b\": ";
-  name_list(r.quantities_only_in_b);
-  out << "\n}\n";
-  return out.str();
+  nlohmann::ordered_json quantities = nlohmann::ordered_json::array();
+  for (const QuantityDeviation& q : r.quantities)
+    quantities.push_back({{"name", q.name},
+                          {"absolute", summary_json(q.absolute)},
+                          {"relative_percent", summary_json(q.relative_percent)}});
+  json["quantities"] = std::move(quantities);
+  json["quantities_only_in_a"] = r.quantities_only_in_a;
+  json["quantities_only_in_b"] = r.quantities_only_in_b;
+  return json.dump(2) + "\n";
 }
 
 }  // namespace foehn::particles
