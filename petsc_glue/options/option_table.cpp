@@ -56,17 +56,22 @@ bool to_double(std::string_view text, double& value) {
   return error == std::errc() && end == text.data() + text.size();
 }
 
+// PetscBool is C's bool in newer PETSc, and std::vector<bool> has no addressable elements.
+struct SetFlag {
+  PetscBool value = PETSC_FALSE;
+};
+
 PetscErrorCode query(MPI_Comm comm, const char* prefix, const char* title,
                      const std::vector<std::string>& names, const std::vector<std::string>& helps,
                      const std::vector<std::string>& defaults, std::vector<std::string>& given,
-                     std::vector<PetscBool>& set) {
+                     std::vector<SetFlag>& set) {
   PetscFunctionBeginUser;
   std::vector<char> buffer(value_capacity);
   PetscOptionsBegin(comm, prefix, title, nullptr);
   for (std::size_t i = 0; i < names.size(); ++i) {
     std::fill(buffer.begin(), buffer.end(), '\0');
     PetscCall(PetscOptionsString(names[i].c_str(), helps[i].c_str(), nullptr, defaults[i].c_str(),
-                                 buffer.data(), buffer.size(), &set[i]));
+                                 buffer.data(), buffer.size(), &set[i].value));
     given[i] = buffer.data();
   }
   PetscOptionsEnd();
@@ -308,7 +313,7 @@ OptionTable& OptionTable::input_path_list(std::string name, std::string help,
 void OptionTable::read() {
   const std::size_t n = entries_.size();
   std::vector<std::string> names(n), helps(n), defaults(n), given(n);
-  std::vector<PetscBool> set(n, PETSC_FALSE);
+  std::vector<SetFlag> set(n);
   for (std::size_t i = 0; i < n; ++i) {
     names[i] = entries_[i].name;
     helps[i] = entries_[i].help;
@@ -321,7 +326,7 @@ void OptionTable::read() {
   set_.assign(n, false);
   for (std::size_t i = 0; i < n; ++i) {
     const Entry& entry = entries_[i];
-    set_[i] = set[i] == PETSC_TRUE;
+    set_[i] = set[i].value == PETSC_TRUE;
     if (!set_[i] || help == PETSC_TRUE) continue;
     const std::string option = spelled(entry.name);
     if (given[i].size() + 1 >= value_capacity)
