@@ -26,6 +26,7 @@ class InputFile {
                                              ? std::filesystem::path("/dev/shm")
                                              : std::filesystem::temp_directory_path();
     path_ = folder / ("foehn-fuzz-" + std::to_string(::getpid()) + "." + extension);
+    remove_files_of_ended_processes(folder);
   }
   ~InputFile() {
     std::error_code ignored;
@@ -47,6 +48,20 @@ class InputFile {
   }
 
  private:
+  // A process that crashed (every finding, and every fork-mode job that hits one) never ran its
+  // destructor: its file would stay in /dev/shm, in memory, until reboot.
+  static void remove_files_of_ended_processes(const std::filesystem::path& folder) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+      const std::string name = entry.path().filename().string();
+      const std::string prefix = "foehn-fuzz-";
+      if (name.rfind(prefix, 0) != 0) continue;
+      const std::string pid = name.substr(prefix.size(), name.find('.') - prefix.size());
+      if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+      if (!std::filesystem::exists("/proc/" + pid, ec)) std::filesystem::remove(entry.path(), ec);
+    }
+  }
+
   std::filesystem::path path_;
 };
 
