@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <chrono>
+#include <cmath>
 
 #include "foehn/runtime/error.hpp"
 
@@ -122,6 +123,19 @@ std::vector<double> nodal_field(const TetMesh& mesh, const CoefficientSpec& spec
   return values;
 }
 
+// A diffusivity tensor with a negative diagonal entry is not positive semi-definite: the
+// operator would be anti-diffusive, a matrix no solver should be handed (the viscosity's sign
+// is checked the same way, as an option). Non-finite entries are refused with it.
+void require_diffusive(const std::vector<double>& k, const CoefficientSpec& spec) {
+  for (std::size_t node = 0; node < k.size() / 9; ++node)
+    for (int d = 0; d < 3; ++d) {
+      const double value = k[node * 9 + d * 4];
+      if (!(value >= 0.0) || !std::isfinite(value))
+        fail(ErrorCategory::invalid_input, "-tensor ", spec.text, ": diagonal entry ", d, " is ",
+             value, " at node ", node, "; a diffusivity must be finite and >= 0");
+    }
+}
+
 AssemblyRun run_assembly(const TetMesh& mesh, fe::Assembler& assembler,
                          const AssembleToolOptions& o) {
   // Operators without a right-hand side ignore -source (main points that out).
@@ -134,7 +148,11 @@ AssemblyRun run_assembly(const TetMesh& mesh, fe::Assembler& assembler,
 
   // Only the fields the operator reads are built, so an unused field:NAME is not looked up.
   const auto velocity = [&] { return nodal_field(mesh, o.velocity, 3, "-velocity"); };
-  const auto tensor = [&] { return nodal_field(mesh, o.tensor, 9, "-tensor"); };
+  const auto tensor = [&] {
+    std::vector<double> k = nodal_field(mesh, o.tensor, 9, "-tensor");
+    require_diffusive(k, o.tensor);
+    return k;
+  };
   const std::string velocity_text = ", velocity " + describe(o.velocity, "none");
   const std::string tensor_text = ", tensor " + describe(o.tensor, "identity");
 

@@ -363,6 +363,9 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
   expect_bad_input("-operator advection -velocity 1,x,3", "'x' is not a finite number");
   expect_bad_input("-operator advection -velocity none", "needs a velocity");
   expect_bad_input("-operator diffusion -tensor 1,1", "-tensor expects three");
+  // A negative diffusivity (issue 17: accepted while a negative viscosity was refused).
+  expect_bad_input("-operator diffusion -cells_x 2 -cells_y 2 -cells_z 2 -tensor -1,1,1",
+                   "-tensor -1,1,1: diagonal entry 0 is -1 at node 0");
   expect_bad_input("-source quadratic", "-source expects");
   expect_bad_input("-rhs_o " + path("b.mtx"), "-rhs_o needs a right-hand side");
   expect_bad_input("-theta 2 -operator advection_diffusion", "-theta");
