@@ -28,9 +28,12 @@ fi
 # The corpus replays of the fuzz targets run above (ctest -L fuzz). FOEHN_CI_FUZZ_SECONDS=N
 # also builds the libFuzzer targets with clang, ASan and UBSan (build-fuzz: all of libfoehn
 # instrumented, longer than the rest of the suite on two cores, hence off by default) and
-# fuzzes every reader for N seconds (scripts/fuzz.sh, tests/fuzz/README.md).
+# fuzzes every reader but vtu_reader for N seconds each (scripts/fuzz.sh, tests/fuzz/README.md):
+# under ASan, VTK's own oversized `new` on a corrupt compressed-data header aborts within
+# minutes (a normal build reports it as foehn::Error), which would fail every such run.
 if [[ ${FOEHN_CI_FUZZ_SECONDS:-0} -gt 0 ]]; then
-  bash scripts/fuzz.sh --time "$FOEHN_CI_FUZZ_SECONDS" || status=$?
+  bash scripts/fuzz.sh --time "$FOEHN_CI_FUZZ_SECONDS" msh_reader mechanism_reader met_reader \
+    particle_reader checkpoint_reader || status=$?
 fi
 ((status == 0)) && status=$format_status
 exit "$status"

@@ -144,7 +144,8 @@ void run_box() {
     t = end;
     accumulate(total, report);
     print_step(step, t, report, seconds, solver->step_note());
-    throw_if_failed(report, solver->failure_name());  // numerical: exit code 1, no CSV left behind
+    // numerical: exit code 1, no CSV left behind; a rate constant that overflows: exit 2
+    throw_if_failed(report, solver->failure_name(), mechanism, batch);
     if (csv && ((step + 1) % steps_per_output == 0 || step + 1 == steps)) {
       solver->fetch(batch);
       csv->write(t, batch);

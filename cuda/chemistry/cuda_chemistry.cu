@@ -14,6 +14,7 @@
 #include "foehn/runtime/cuda_check.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/device_array.hpp"
+#include "foehn/runtime/memory_budget.hpp"
 
 namespace foehn::chemistry {
 namespace {
@@ -230,6 +231,21 @@ struct CudaChemistrySolver::Impl {
     return s;
   }
 
+  // Everything allocate() and advance() hold per cell (concentrations and external rates twice,
+  // T, P, statistics, and the thread-per-cell workspace and rate constants), checked against
+  // the device's free memory first: an error naming the cell count and the bytes, not an
+  // allocation failing half-way.
+  void check_device_memory_for(std::int64_t count) const {
+    const double doubles_per_cell = 2.0 * host_view.species_count + 2.0 * external_width() + 2.0 +
+                                    prepared.work_width() + host_view.reaction_count;
+    const double per_cell = sizeof(double) * doubles_per_cell + sizeof(CellStatistics);
+    check_device_memory(
+        foehn::detail::concat("chemistry on the GPU: ", count, " cells (", per_cell,
+                              " B per cell: ", host_view.species_count, " species, ",
+                              host_view.reaction_count, " reactions)"),
+        per_cell * static_cast<double>(count), device_memory_info().free_bytes);
+  }
+
   void allocate(std::int64_t count) {
     if (count == cells && !concentrations.empty()) return;
     const CellLayoutKind layout = settings.layout;
@@ -237,6 +253,7 @@ struct CudaChemistrySolver::Impl {
     const auto size = [&](int width) {
       return static_cast<std::size_t>(storage_size(layout, width, count));
     };
+    check_device_memory_for(count);
     cells = count;
     work.reset();  // allocated by advance() when thread_per_cell needs it
     rate_constants.reset();
@@ -471,7 +488,7 @@ ChemistryStepReport CudaChemistrySolver::solve(ChemistryBatch& batch, double dur
   }
   impl_->prepared.throw_on_failure = throw_on_failure;
   download(batch);
-  if (throw_on_failure) throw_if_failed(report, "GPU");
+  if (throw_on_failure) throw_if_failed(report, "GPU", impl_->prepared.mechanism, batch);
   return report;
 }
 

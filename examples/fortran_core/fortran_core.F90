@@ -232,12 +232,16 @@ program fortran_core
 #include FOEHN_PETSC_KSP_HEADER
   use petscksp
   use cube_problems
+  use, intrinsic :: iso_fortran_env, only: int64
   implicit none
 
   PetscErrorCode :: ierr
   PetscMPIInt :: rank, ranks
   PetscBool :: found
   PetscInt :: cells
+  character(len=64) :: cells_text
+  integer(int64) :: cells_wide
+  integer :: read_status
   real(8) :: error_coarse(2), error_fine(2), order(2)
   logical :: passed
   integer :: problem
@@ -250,13 +254,22 @@ program fortran_core
   backend = 'auto'
   call PetscOptionsGetString(PETSC_NULL_OPTIONS, PETSC_NULL_CHARACTER, '-foehn_backend', backend, found, &
                              ierr)
-  cells = 12
-  call PetscOptionsGetInt(PETSC_NULL_OPTIONS, PETSC_NULL_CHARACTER, '-cells', cells, found, ierr)
-  if (cells < ranks .or. mod(cells, ranks) /= 0 .or. cells > 64) then
-    if (rank == 0) write (*, '(a)') 'fortran_core: -cells must be a multiple of the rank count, <= 64'
+  ! -cells is read as text and parsed into a 64-bit integer here: PETSc's PetscOptionsGetInt
+  ! with 32-bit indices wraps a large value modulo 2**32 (4294967308 would read as 12).
+  cells_text = '12'
+  call PetscOptionsGetString(PETSC_NULL_OPTIONS, PETSC_NULL_CHARACTER, '-cells', cells_text, found, &
+                             ierr)
+  read (cells_text, *, iostat=read_status) cells_wide
+  if (ierr /= 0 .or. read_status /= 0 .or. verify(trim(adjustl(cells_text)), '0123456789') /= 0) then
+    cells_wide = -1
+  end if
+  if (cells_wide < ranks .or. cells_wide > 64 .or. mod(cells_wide, int(ranks, int64)) /= 0) then
+    if (rank == 0) write (*, '(a)') "fortran_core: -cells '"//trim(cells_text)// &
+      "': expected a multiple of the rank count, at most 64"
     call PetscFinalize(ierr)
     stop 2
   end if
+  cells = int(cells_wide)
 
   passed = .true.
   do problem = 1, 2

@@ -25,6 +25,31 @@ double mean_ratio_quality(const std::array<Point3, 4>& p, double volume) {
 
 }  // namespace
 
+std::array<double, 2> dihedral_angle_range(const std::array<Point3, 4>& p) {
+  // Face i is opposite corner i; its normal points away from corner i (outward). Faces i and j
+  // meet at the edge of the other two corners, at the angle pi - angle(n_i, n_j).
+  std::array<Point3, 4> normal;
+  for (int i = 0; i < 4; ++i) {
+    const Point3& a = p[(i + 1) % 4];
+    const Point3& b = p[(i + 2) % 4];
+    const Point3& c = p[(i + 3) % 4];
+    Point3 n = cross(b - a, c - a);
+    if (dot(n, p[i] - a) > 0.0) n = Point3{-n[0], -n[1], -n[2]};
+    const double length = norm(n);
+    normal[i] = length > 0.0 ? Point3{n[0] / length, n[1] / length, n[2] / length} : n;
+  }
+  constexpr double degrees = 180.0 / 3.14159265358979323846;
+  std::array<double, 2> range{180.0, 0.0};
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) {
+      const double angle = degrees * (3.14159265358979323846 -
+                                      std::acos(std::clamp(dot(normal[i], normal[j]), -1.0, 1.0)));
+      range[0] = std::min(range[0], angle);
+      range[1] = std::max(range[1], angle);
+    }
+  return range;
+}
+
 MeshStatistics compute_statistics(const TetMesh& mesh) {
   MeshStatistics stats;
   stats.nodes = mesh.nodes.size();
@@ -45,6 +70,7 @@ MeshStatistics compute_statistics(const TetMesh& mesh) {
 
   stats.min_volume = stats.min_edge = stats.min_quality = std::numeric_limits<double>::max();
   stats.max_volume = stats.max_edge = 0.0;
+  stats.min_dihedral_degrees = 180.0;
   double quality_sum = 0.0;
   for (const Tet& tet : mesh.tets) {
     std::array<Point3, 4> p;
@@ -61,6 +87,9 @@ MeshStatistics compute_statistics(const TetMesh& mesh) {
       }
     const double quality = mean_ratio_quality(p, volume);
     stats.min_quality = std::min(stats.min_quality, quality);
+    const std::array<double, 2> dihedral = dihedral_angle_range(p);
+    stats.min_dihedral_degrees = std::min(stats.min_dihedral_degrees, dihedral[0]);
+    stats.max_dihedral_degrees = std::max(stats.max_dihedral_degrees, dihedral[1]);
     quality_sum += quality;
   }
   if (!mesh.tets.empty()) stats.mean_quality = quality_sum / static_cast<double>(mesh.tets.size());
@@ -98,8 +127,8 @@ void print_statistics(std::ostream& out, const MeshStatistics& s) {
     out << "  tag " << std::setw(3) << tag << "            " << count << " triangles, area "
         << std::setprecision(6) << s.boundary_area_by_tag.at(tag) << " m^2\n";
   out << std::setprecision(6) << "bounding box         [" << s.bounding_min[0] << ", "
-      << s.bounding_max[0] << "] x [" << s.bounding_min[1] << ", " << s.bounding_max[1]
-      << "] x [" << s.bounding_min[2] << ", " << s.bounding_max[2] << "] m\n"
+      << s.bounding_max[0] << "] x [" << s.bounding_min[1] << ", " << s.bounding_max[1] << "] x ["
+      << s.bounding_min[2] << ", " << s.bounding_max[2] << "] m\n"
       << std::setprecision(15) << "volume (tets)        " << s.total_volume << " m^3\n"
       << "volume (boundary)    " << s.enclosed_volume << " m^3\n"
       << std::setprecision(6);
@@ -108,7 +137,9 @@ void print_statistics(std::ostream& out, const MeshStatistics& s) {
         << std::abs(s.total_volume - s.enclosed_volume) / std::abs(s.total_volume) << "\n";
   out << "tet volume           min " << s.min_volume << ", max " << s.max_volume << " m^3\n"
       << "edge length          min " << s.min_edge << ", max " << s.max_edge << " m\n"
-      << "quality (mean ratio) min " << s.min_quality << ", mean " << s.mean_quality << "\n";
+      << "quality (mean ratio) min " << s.min_quality << ", mean " << s.mean_quality << "\n"
+      << "dihedral angle       min " << s.min_dihedral_degrees << ", max " << s.max_dihedral_degrees
+      << " degrees\n";
   out.flags(flags);
   out.precision(precision);
 }

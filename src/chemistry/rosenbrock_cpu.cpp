@@ -141,6 +141,33 @@ void throw_if_failed(const ChemistryStepReport& report, std::string_view backend
        "). Loosen the tolerances, raise -chem_max_steps or check the cell's inputs");
 }
 
+void throw_if_failed(const ChemistryStepReport& report, std::string_view backend,
+                     const Mechanism& mechanism, const ChemistryBatch& batch) {
+  if (report.failed_cells == 0) return;
+  const std::int64_t cell = report.first_failed_cell;
+  if (cell >= 0 && cell < batch.cell_count) {
+    // Compiled again only on this failure path; reactions keep the mechanism's order.
+    const CompiledMechanism compiled = compile(mechanism, SpeciesOrdering::natural);
+    const CompiledMechanismView view = compiled.view();
+    const auto c = static_cast<std::size_t>(cell);
+    const auto rates = static_cast<std::size_t>(view.external_rate_count);
+    std::vector<double> k(static_cast<std::size_t>(view.reaction_count));
+    compute_rate_constants(view, batch.temperature[c], batch.pressure[c],
+                           batch.external_rates.data() + c * rates, k.data());
+    for (std::size_t r = 0; r < k.size(); ++r) {
+      if (std::isfinite(k[r])) continue;
+      const Reaction& reaction = mechanism.reactions[r];
+      fail(ErrorCategory::invalid_input, "chemistry (", backend,
+           "): the rate constant of reaction ", r, " ('", reaction.name, "') [",
+           mechanism.equation(reaction), "] is ", k[r], " in cell ", cell, " (T ",
+           batch.temperature[c], " K, P ", batch.pressure[c],
+           " Pa): its parameters overflow there, so ", report.failed_cells, " of ", report.cells,
+           " cells failed");
+    }
+  }
+  throw_if_failed(report, backend);
+}
+
 CpuChemistrySolver::CpuChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options)
     : prepared_(prepare_mechanism(mechanism, options)) {}
 
@@ -160,7 +187,7 @@ void CpuChemistrySolver::set_next_steps(std::int64_t cells, std::int64_t first,
 
 ChemistryStepReport CpuChemistrySolver::solve(ChemistryBatch& batch, double duration) {
   ChemistryStepReport report = solve_range(batch, duration, 0, batch.cell_count);
-  if (prepared_.throw_on_failure) throw_if_failed(report, "CPU");
+  if (prepared_.throw_on_failure) throw_if_failed(report, "CPU", prepared_.mechanism, batch);
   return report;
 }
 

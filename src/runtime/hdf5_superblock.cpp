@@ -1,5 +1,6 @@
 #include "foehn/runtime/hdf5_superblock.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <string_view>
@@ -41,16 +42,29 @@ std::optional<std::uint64_t> stored_end_of_file(std::string_view head) {
   return end;
 }
 
+// The file's first `count` bytes (fewer when it is shorter); empty when it cannot be read.
+std::string file_head(const std::filesystem::path& file, std::size_t count) {
+  std::ifstream in(file, std::ios::binary);
+  std::string head(count, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return head;
+}
+
 }  // namespace
+
+std::optional<int> hdf5_superblock_version(const std::filesystem::path& file) {
+  const std::string head = file_head(file, hdf5_signature.size() + 1);
+  if (head.size() <= hdf5_signature.size() || !head.starts_with(hdf5_signature))
+    return std::nullopt;
+  return static_cast<unsigned char>(head[hdf5_signature.size()]);
+}
 
 std::optional<std::string> hdf5_truncation(const std::filesystem::path& file) {
   std::error_code error;
   const std::uintmax_t size = std::filesystem::file_size(file, error);
   if (error || size == 0) return std::nullopt;
-  std::ifstream in(file, std::ios::binary);
-  std::string head(64, '\0');  // versions 0 to 3 hold the address before byte 60
-  in.read(head.data(), static_cast<std::streamsize>(head.size()));
-  head.resize(static_cast<std::size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  const std::string head = file_head(file, 64);  // versions 0 to 3: the address before byte 60
   const bool signature_cut = head.size() < hdf5_signature.size();
   if (signature_cut ? !hdf5_signature.starts_with(head) : !head.starts_with(hdf5_signature))
     return std::nullopt;

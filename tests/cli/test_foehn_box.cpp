@@ -169,6 +169,53 @@ TEST_F(BoxTool, SolverFailureExits1WithoutOutput) {
   EXPECT_TRUE(fs::is_empty(folder_.path())) << "a failed run left a file behind";
 }
 
+// Finite parameters whose rate constant overflows at the run's temperature (A e^(C/T) with
+// C/T = 1000): the reader cannot know the temperature, the solver fails in every cell; that is
+// the mechanism's fault, so exit 2 naming the reaction and the cell, not a solver failure.
+TEST_F(BoxTool, RateConstantThatOverflowsExits2NamingTheReaction) {
+  {
+    std::ofstream out(path("overflow.json"));
+    out << R"({"name": "overflow", "species": [{"name": "A"}, {"name": "B"}],
+ "reactions": [{"type": "ARRHENIUS", "name": "slow", "reactants": [{"species name": "A"}],
+                "products": [{"species name": "B"}], "A": 1e-12},
+               {"type": "ARRHENIUS", "name": "R_hot", "reactants": [{"species name": "A"}],
+                "products": [{"species name": "B"}], "A": 1e300, "C": 300000}]})";
+  }
+  const RunResult r = run_box_stderr("-mechanism " + path("overflow.json") +
+                                     " -cells 3 -concentrations A=1e10 -temperature 300"
+                                     " -duration 10 -output " +
+                                     path("overflow.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("rate constant of reaction 1 ('R_hot') [A -> B] is inf in cell 0 (T "
+                          "300 K"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(path("overflow.csv")));
+}
+
+// On the GPU, a batch whose per-cell device memory (here the rate constants of 100 000
+// reactions, 0.8 MB a cell) exceeds the free device memory is refused before any allocation,
+// exit 2, naming the cells and the bytes; the host side (4 species, 12 MB) fits.
+TEST_F(BoxTool, MoreCellsThanTheGpuHoldsAreRefusedNamingTheBytes) {
+  if (foehn::cuda_device_count() == 0) GTEST_SKIP() << "no usable GPU";
+  {
+    std::ofstream out(path("many.json"));
+    out << R"({"name": "many", "species": [{"name": "A"}, {"name": "B"}], "reactions": [)";
+    for (int r = 0; r < 100000; ++r)
+      out << (r > 0 ? "," : "") << R"({"type": "ARRHENIUS", "reactants": [{"species name": "A"}], )"
+          << R"("products": [{"species name": "B"}], "A": 1e-9})";
+    out << "]}";
+  }
+  const RunResult r = run_box_stderr("-mechanism " + path("many.json") +
+                                     " -cells 120000 -concentrations A=1 -duration 1"
+                                     " -foehn_backend cuda -output " +
+                                     path("x.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("chemistry on the GPU: 120000 cells ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("of GPU memory, more than the"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(path("x.csv")));
+}
+
 // No device, or a build without CUDA: cuda and split are refused before any work, exit code 1.
 TEST_F(BoxTool, GpuBackendsWithoutAGpuAreUnavailable) {
   if (foehn::cuda_device_count() > 0) GTEST_SKIP() << "a GPU is usable here";

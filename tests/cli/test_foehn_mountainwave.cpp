@@ -6,9 +6,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "foehn/mesh/mesh_files.hpp"
+#include "foehn/mesh/mountain.hpp"
 #include "foehn/runtime/device.hpp"
 #include "support/run_command.hpp"
 #include "support/temp_dir.hpp"
@@ -99,3 +102,63 @@ TEST_F(MountainWaveTool, DevicesListedWithFoehnDevicesRunToTheEnd) {
 }
 
 }  // namespace
+
+// -mesh FILE: the generated mesh written as .msh (tags from the file), as .vtu, and as .msh
+// without boundary triangles (tags from the geometry) runs bitwise like the generated mesh
+// (same sections file); a mesh of another domain or terrain is refused naming the file.
+class MountainWaveExternalMesh : public MountainWaveTool {
+ protected:
+  std::string sections_after_three_steps(const std::string& mesh_arguments) {
+    const std::string out = "out" + std::to_string(runs_++);
+    const RunResult r = run(mesh_arguments +
+                            " -dt 30 -max_steps 3 -output_interval 90 -sections 1 "
+                            "-foehn_backend cpu -output_dir " +
+                            out);
+    EXPECT_EQ(r.exit_code, 0) << mesh_arguments << "\n" << r.output;
+    std::ifstream in(folder_.path() / out / "sections_000003.h5", std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+  std::string write(foehn::TetMesh mesh, const std::string& name, bool with_boundary = true) {
+    if (!with_boundary) {
+      mesh.boundary_faces.clear();
+      mesh.boundary_tags.clear();
+    }
+    foehn::write_mesh_file(mesh, folder_.path() / name);
+    return (folder_.path() / name).string();
+  }
+  int runs_ = 0;
+};
+
+TEST_F(MountainWaveExternalMesh, AFileOfTheGeneratedMeshRunsBitwiseLikeIt) {
+  foehn::MountainMeshOptions cells;
+  cells.cells_x = cells.cells_y = 6;
+  cells.cells_z = 4;
+  const foehn::TetMesh mesh = foehn::generate_mountain_mesh(cells);
+  const std::string generated = sections_after_three_steps("-mesh_cells 6,6,4");
+  ASSERT_GT(generated.size(), 1000u);
+  EXPECT_EQ(sections_after_three_steps("-mesh " + write(mesh, "m.msh")), generated);
+  EXPECT_EQ(sections_after_three_steps("-mesh " + write(mesh, "m.vtu")), generated);
+  EXPECT_EQ(sections_after_three_steps("-mesh " + write(mesh, "bare.msh", false)), generated);
+  const RunResult r = run("-mesh " + write(mesh, "bare2.msh", false) + " -max_steps 1");
+  EXPECT_NE(r.output.find("boundary tags from the geometry"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("dihedral angles"), std::string::npos) << r.output;
+}
+
+TEST_F(MountainWaveExternalMesh, AMeshOfAnotherDomainOrTerrainIsRefused) {
+  foehn::MountainMeshOptions other;
+  other.cells_x = other.cells_y = other.cells_z = 2;
+  other.length_x = 50000.0;
+  expect_bad_input(run("-mesh " + write(foehn::generate_mountain_mesh(other), "short.msh")),
+                   "short.msh': spans (-25000");
+  foehn::MountainMeshOptions higher;
+  higher.cells_x = higher.cells_y = higher.cells_z = 2;
+  higher.mountain_height = 600.0;  // the run's terrain is the default 400 m
+  expect_bad_input(run("-mesh " + write(foehn::generate_mountain_mesh(higher), "hill.msh", false)),
+                   "lies on no side of the domain");
+  expect_bad_input(run("-mesh missing.msh"), "missing.msh");
+  expect_bad_input(
+      run("-mesh " + write(foehn::generate_mountain_mesh(higher), "m.msh") + " -mesh_cells 2,2,2"),
+      "exclude each other");
+  std::ofstream(folder_.path() / "mesh.txt") << "not a mesh\n";
+  expect_bad_input(run("-mesh mesh.txt"), "expected a .msh (Gmsh 2.2 or 4.1) or .vtu file");
+}

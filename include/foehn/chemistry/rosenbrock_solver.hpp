@@ -69,6 +69,12 @@ void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part);
 [[nodiscard]] std::string_view cell_status_name(CellStatus status);
 // Throws foehn::Error(numerical) naming the first failed cell when report.failed_cells > 0.
 void throw_if_failed(const ChemistryStepReport& report, std::string_view backend);
+// The same, but first looks at the first failed cell's rate constants (from the batch's
+// temperature, pressure and external rates, which the solver does not change): when one is not
+// finite (parameters that overflow at that temperature), the mechanism is at fault, not the
+// solver, and the error is invalid_input naming the reaction, its equation and the cell.
+void throw_if_failed(const ChemistryStepReport& report, std::string_view backend,
+                     const Mechanism& mechanism, const ChemistryBatch& batch);
 
 class CpuChemistrySolver {
  public:

@@ -1,6 +1,7 @@
 #pragma once
 // Summary numbers of a mesh, as `foehn-mesh stats` prints them.
 
+#include <array>
 #include <cstdint>
 #include <iosfwd>
 #include <map>
@@ -20,12 +21,18 @@ struct MeshStatistics {
   double min_edge = 0.0, max_edge = 0.0;
   // Mean-ratio quality 12 (3|V|)^(2/3) / sum(l^2): 1 for a regular tet, -> 0 when degenerate.
   double min_quality = 0.0, mean_quality = 0.0;
-  std::size_t surface_faces = 0;            // faces used by exactly one tet
-  std::size_t untagged_surface_faces = 0;   // surface faces with no boundary triangle
+  // Dihedral angles (between the two faces at an edge), degrees: 70.53 in a regular tet; a
+  // sliver has one near 0 and one near 180.
+  double min_dihedral_degrees = 0.0, max_dihedral_degrees = 0.0;
+  std::size_t surface_faces = 0;           // faces used by exactly one tet
+  std::size_t untagged_surface_faces = 0;  // surface faces with no boundary triangle
 };
 
 // The mesh must be valid (validate_mesh) for the numbers to be meaningful.
 MeshStatistics compute_statistics(const TetMesh& mesh);
+
+// The smallest and largest dihedral angle of a tet, degrees.
+std::array<double, 2> dihedral_angle_range(const std::array<Point3, 4>& corners);
 
 void print_statistics(std::ostream& out, const MeshStatistics& stats);
 

@@ -17,4 +17,9 @@ namespace foehn {
 // at offset 0, are read) and an unreadable file (the open that follows says why).
 std::optional<std::string> hdf5_truncation(const std::filesystem::path& file);
 
+// The version of the superblock at offset 0 (0 to 3 in the HDF5 File Format Specification):
+// versions 2 and 3 carry checksums on the superblock and on every object header. Nothing for a
+// file that is not HDF5, ends inside its superblock's version byte, or cannot be read.
+std::optional<int> hdf5_superblock_version(const std::filesystem::path& file);
+
 }  // namespace foehn

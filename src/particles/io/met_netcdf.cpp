@@ -101,7 +101,8 @@ std::vector<double> read_coordinate(const Dataset& file, const char* name, int d
     fail(ErrorCategory::invalid_input, file.path().string(), ": coordinate variable '", name,
          "' has dimensions ", file.describe_dimensions(variable), ", expected (", name, ")");
   }
-  std::vector<double> values(file.dimension_length(dimension));
+  std::vector<double> values =
+      file.value_buffer(std::string("coordinate '") + name + "'", file.dimension_length(dimension));
   if (!values.empty()) {
     check(nc_get_var_double(file.id(), variable, values.data()), file.path(),
           std::string("reading coordinate '") + name + "'");
@@ -281,9 +282,10 @@ void read_component(const Dataset& file, const MetLayout& layout, const MetFileI
   const MetGridGeometry& g = info.geometry;
   const std::size_t nlev = g.pressure_levels.size(), nlat = static_cast<std::size_t>(g.nlat),
                     nlon = static_cast<std::size_t>(g.nlon);
-  values.resize(g.point_count());
-  const std::array<std::size_t, 4> start{time_index, 0, 0, 0}, count{1, nlev, nlat, nlon};
   const std::string& name = layout.wind_names[c];
+  if (values.size() != g.point_count())
+    values = file.value_buffer("variable '" + name + "' at one time", g.point_count());
+  const std::array<std::size_t, 4> start{time_index, 0, 0, 0}, count{1, nlev, nlat, nlon};
   check(nc_get_vara_double(file.id(), layout.wind[c], start.data(), count.data(), values.data()),
         file.path(),
         "reading variable '" + name + "' at time index " + std::to_string(time_index) + " (" +

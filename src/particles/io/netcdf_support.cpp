@@ -7,6 +7,7 @@
 #include <system_error>
 #include <utility>
 
+#include "foehn/runtime/memory_budget.hpp"
 #include "netcdf_truncation.hpp"
 
 namespace foehn::particles::netcdf {
@@ -190,11 +191,19 @@ std::optional<std::string> Dataset::text_attribute(int variable, const char* nam
   return text;
 }
 
+std::vector<double> Dataset::value_buffer(std::string_view item, std::size_t count) const {
+  check_host_memory("'" + path_.string() + "': " + std::string(item) + " (" +
+                        std::to_string(count) + " values of 8 B)",
+                    static_cast<double>(count) * sizeof(double));
+  return std::vector<double>(count);
+}
+
 std::vector<double> Dataset::numeric_attribute(int variable, const char* name) const {
   std::size_t length = 0;
   check(nc_inq_attlen(id_, variable, name, &length), path_,
         std::string("reading attribute '") + name + "'");
-  std::vector<double> values(length);
+  std::vector<double> values =
+      value_buffer(std::string("attribute '") + name + "' of " + variable_name(variable), length);
   if (length > 0) {
     check(nc_get_att_double(id_, variable, name, values.data()), path_,
           std::string("reading attribute '") + name + "' of " + variable_name(variable) +

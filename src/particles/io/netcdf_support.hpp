@@ -55,6 +55,10 @@ class Dataset {
   bool has_attribute(int variable, const char* name) const;
   // A numeric attribute's values converted to double (missing_value may hold several).
   std::vector<double> numeric_attribute(int variable, const char* name) const;
+  // A buffer of `count` doubles for `item` (a variable or attribute of this file), after
+  // checking the host memory: a netCDF-4 file can declare lengths far beyond its own size
+  // (compressed or unwritten chunks), so its header alone must not size an allocation.
+  std::vector<double> value_buffer(std::string_view item, std::size_t count) const;
 
   // Writing (io on failure).
   int define_dimension(const char* name, std::size_t length);

@@ -109,7 +109,7 @@ std::vector<double> read_values(const Dataset& file, int variable, int dimension
     fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
          "' is not numeric");
   }
-  std::vector<double> values(n);
+  std::vector<double> values = file.value_buffer("variable '" + name + "'", n);
   if (n > 0) {
     check(nc_get_var_double(file.id(), variable, values.data()), file.path(),
           "reading variable '" + name + "' (" + std::to_string(n) + " values)");

@@ -227,6 +227,25 @@ TEST(CudaChemistry, FailuresAndBadSettingsAreReported) {
     EXPECT_EQ(e.category(), foehn::ErrorCategory::numerical);
     EXPECT_NE(std::string(e.what()).find("cell 0"), std::string::npos) << e.what();
   }
+  // A rate constant that overflows at the cell's temperature: the mechanism is named, as on the
+  // CPU (the GPU computes the rate constants itself; the host recomputes the failed cell's).
+  const fc::Mechanism overflow = fc::parse_mechanism(
+      R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [{"type": "ARRHENIUS",
+          "name": "R_hot", "reactants": [{"species name": "A"}],
+          "products": [{"species name": "B"}], "A": 1e300, "C": 300000}]})",
+      "overflow");
+  fc::CudaChemistrySolver hot(overflow, options_for(overflow), {}, stream);
+  fc::ChemistryBatch hot_batch = fc::make_batch(overflow, 2);
+  hot_batch.concentrations = {1.0, 0.0, 1.0, 0.0};
+  try {
+    hot.solve(hot_batch, 10.0);
+    ADD_FAILURE() << "no error for a rate constant that overflows";
+  } catch (const foehn::Error& e) {
+    EXPECT_EQ(e.category(), foehn::ErrorCategory::invalid_input);
+    EXPECT_NE(std::string(e.what()).find("reaction 0 ('R_hot') [A -> B] is inf in cell 0"),
+              std::string::npos)
+        << e.what();
+  }
   fc::CudaChemistrySettings bad;
   bad.threads_per_block = 33;
   EXPECT_EQ(foehn::testing::category_of([&] {

@@ -250,6 +250,27 @@ TEST(RosenbrockSolver, FailedCellsAreNamedOrReported) {
   EXPECT_EQ(quiet.cell_statistics()[0].status, 0);
 }
 
+// Finite parameters, a rate constant that overflows at the cell's temperature only (cell 1 is
+// hot enough, cell 0 is not): invalid_input naming the reaction and the first failed cell.
+TEST(RosenbrockSolver, RateConstantThatOverflowsIsNamed) {
+  const fc::Mechanism m = parse(
+      R"({"type": "ARRHENIUS", "name": "R_hot", "reactants": [{"species name": "A"}],
+          "products": [{"species name": "B"}], "A": 1e-300, "C": 300000})");
+  fc::CpuChemistrySolver solver(m);
+  fc::ChemistryBatch batch = fc::make_batch(m, 2);
+  batch.concentrations = {1.0, 0.0, 1.0, 0.0};
+  batch.temperature = {1000.0, 200.0};  // k = 1e-300 e^300 = 2e-170; 1e-300 e^1500 = inf
+  try {
+    solver.solve(batch, 10.0);
+    ADD_FAILURE() << "no error";
+  } catch (const foehn::Error& e) {
+    EXPECT_EQ(e.category(), foehn::ErrorCategory::invalid_input);
+    EXPECT_NE(std::string(e.what()).find("reaction 0 ('R_hot') [A -> B] is inf in cell 1 (T 200 K"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(RosenbrockSolver, BadOptionsAndInputsAreRejected) {
   const fc::Mechanism m = load("robertson.json");
   auto category = [&](const fc::RosenbrockOptions& o) {

@@ -10,11 +10,13 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "foehn/runtime/hdf5_superblock.hpp"
 #include "io/checkpoint.hpp"
 #include "io/section_sampler.hpp"
 #include "support/temp_dir.hpp"
@@ -170,10 +172,103 @@ TEST_F(CheckpointFileTest, Hdf5ButNotACheckpoint) {
 }
 
 TEST_F(CheckpointFileTest, WrongVersion) {
-  Hdf5Edit(path_).set_integer_attribute("format_version", 2);
+  Hdf5Edit(path_).set_integer_attribute("format_version", 1);
   const auto error = read_error(path_);
   EXPECT_EQ(error.category, ErrorCategory::invalid_input);
-  EXPECT_NE(error.message.find("version 2"), std::string::npos) << error.message;
+  EXPECT_NE(error.message.find("version 1, this build reads version 2"), std::string::npos)
+      << error.message;
+}
+
+// Checkpoint format 2 is the HDF5 1.10 file format (superblock 2 or later: checksummed
+// metadata) with fixed-length string attributes (no global heap, which has no checksum).
+TEST_F(CheckpointFileTest, WrittenWithChecksummedMetadataAndFixedLengthStrings) {
+  const std::optional<int> superblock = hdf5_superblock_version(path_);
+  ASSERT_TRUE(superblock.has_value());
+  EXPECT_GE(*superblock, 2);
+  Hdf5Edit edit(path_);
+  for (const char* name : {"format", "case_fingerprint", "node_numbering"}) {
+    const hid_t attribute = H5Aopen(edit.file(), name, H5P_DEFAULT);
+    ASSERT_GE(attribute, 0) << name;
+    const hid_t type = H5Aget_type(attribute);
+    EXPECT_EQ(H5Tget_class(type), H5T_STRING) << name;
+    EXPECT_EQ(H5Tis_variable_str(type), 0) << name;
+    EXPECT_GE(H5Tclose(type), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  }
+}
+
+// A file of checkpoint format 1 (or any HDF5 file in the 1.8-compatible default format) is
+// refused from its superblock, before HDF5 decodes its unchecksummed metadata.
+TEST_F(CheckpointFileTest, OldFileFormatIsRefusedBeforeHdf5ReadsIt) {
+  const std::filesystem::path old = folder_ / "format1.h5";
+  const hid_t file = H5Fcreate(old.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  ASSERT_GE(file, 0);
+  EXPECT_GE(H5Fclose(file), 0);
+  EXPECT_EQ(hdf5_superblock_version(old), 0);
+  const auto error = read_error(old);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("HDF5 superblock version 0, not a Foehn checkpoint of format "
+                               "version 2"),
+            std::string::npos)
+      << error.message;
+}
+
+TEST_F(CheckpointFileTest, VariableLengthOrHugeStringAttributeIsRefused) {
+  const auto replace_string = [&](const char* name, std::size_t size) {
+    Hdf5Edit edit(path_);
+    EXPECT_GE(H5Adelete(edit.file(), name), 0);
+    const hid_t type = H5Tcopy(H5T_C_S1);
+    EXPECT_GE(H5Tset_size(type, size), 0);
+    const hid_t space = H5Screate(H5S_SCALAR);
+    const hid_t attribute = H5Acreate2(edit.file(), name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    const std::string text = "foehn.mountain_wave_checkpoint";
+    const char* pointer = text.c_str();
+    std::vector<char> fixed(size == H5T_VARIABLE ? 0 : size, 'x');
+    EXPECT_GE(H5Awrite(attribute, type,
+                       size == H5T_VARIABLE ? static_cast<const void*>(&pointer) : fixed.data()),
+              0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+    EXPECT_GE(H5Sclose(space), 0);
+    EXPECT_GE(H5Tclose(type), 0);
+  };
+  replace_string("format", H5T_VARIABLE);
+  auto error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("attribute 'format' is a variable-length string"), std::string::npos)
+      << error.message;
+
+  write_checkpoint(mesh_, state_, path_, metadata);
+  replace_string("case_fingerprint", 100000);
+  error = read_error(path_);
+  EXPECT_EQ(error.category, ErrorCategory::invalid_input);
+  EXPECT_NE(error.message.find("'case_fingerprint' holds 100000 bytes, more than the 65536"),
+            std::string::npos)
+      << error.message;
+}
+
+// Every byte of the file flipped in turn (every 5th byte, to stay fast): the read fails with a
+// foehn::Error (checksums of metadata and data) or returns the state written, never another.
+TEST_F(CheckpointFileTest, EveryCorruptedByteIsCaughtOrHarmless) {
+  const std::vector<char> bytes = bytes_of(path_);
+  const std::filesystem::path corrupt = folder_ / "corrupt.h5";
+  std::size_t caught = 0, harmless = 0;
+  for (std::size_t at = 0; at < bytes.size(); at += 5) {
+    std::vector<char> flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    write_bytes(corrupt, flipped);
+    ::testing::internal::CaptureStderr();
+    try {
+      const ModelState read = read_checkpoint(mesh_, corrupt, metadata);
+      EXPECT_TRUE(same_bits(read, state_)) << "byte " << at << " changed the state read";
+      ++harmless;
+    } catch (const foehn::Error&) {
+      ++caught;
+    }
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "") << "byte " << at;
+  }
+  // Unused bytes (padding, free space) are about 5 % of the file.
+  EXPECT_GT(caught, 10 * harmless) << caught << " caught, " << harmless << " harmless";
 }
 
 TEST_F(CheckpointFileTest, FingerprintMismatchNamesTheOption) {

@@ -17,9 +17,12 @@
 #include <nlohmann/json.hpp>
 
 #include "boundary_conditions.hpp"
+#include "external_mesh.hpp"
 #include "foehn/mesh/reorder.hpp"
+#include "foehn/mesh/statistics.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/log_events.hpp"
+#include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/memory_budget.hpp"
 #include "io/case_fingerprint.hpp"
@@ -35,16 +38,51 @@
 namespace foehn::mountainwave {
 namespace {
 
+void check_model_memory(const std::string& request, double tets) {
+  constexpr double bytes_per_tet = 3000;
+  check_host_memory(detail::concat(request, " (", tets, " tets, about 3 kB each)"),
+                    tets * bytes_per_tet);
+}
+
+// Rank 0's whole mesh: generated, or read from -mesh (checked, tagged; the host memory for
+// its size checked once its tet count is known). Prints its size and dihedral angles.
+TetMesh whole_mesh(const RunOptions& o) {
+  TetMesh whole;
+  std::string origin = "generated";
+  if (o.mesh_file.empty()) {
+    whole = generate_mountain_mesh(o.domain);
+  } else {
+    ExternalMesh external = read_external_mountain_mesh(o.mesh_file, o.domain);
+    whole = std::move(external.mesh);
+    check_model_memory(o.mesh_request, static_cast<double>(whole.tets.size()));
+    origin = "from " + o.mesh_file.string() + ", boundary tags from " + external.tag_source;
+  }
+  double smallest = 180.0, largest = 0.0;
+  for (const Tet& tet : whole.tets) {
+    const std::array<double, 2> range = dihedral_angle_range(
+        {whole.nodes[tet[0]], whole.nodes[tet[1]], whole.nodes[tet[2]], whole.nodes[tet[3]]});
+    smallest = std::min(smallest, range[0]);
+    largest = std::max(largest, range[1]);
+  }
+  std::printf(
+      "foehn-mountainwave: mesh %s: %zu nodes, %zu tets, dihedral angles %.2f to %.2f "
+      "degrees\n",
+      origin.c_str(), whole.nodes.size(), whole.tets.size(), smallest, largest);
+  return whole;
+}
+
 // `keep_input`: rank 0 keeps the mesh it distributed (the tracer parcels move through it).
-petsc::DistributedMesh make_mesh(const MountainMeshOptions& domain, MPI_Comm comm, int rank,
+petsc::DistributedMesh make_mesh(const RunOptions& o, MPI_Comm comm, int rank,
                                  TetMesh* keep_input = nullptr) {
   const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
   TetMesh whole;
-  if (rank == 0) {
-    whole = generate_mountain_mesh(domain);
+  // A bad -mesh file fails on rank 0 only: every rank throws its error.
+  petsc::detail::run_collectively(comm, [&] {
+    if (rank != 0) return;
+    whole = whole_mesh(o);
     reorder_for_locality(whole);  // RCM nodes, tets by lowest node: faster assembly and ILU
     mark_boundary_kinds(whole);
-  }
+  });
   petsc::DistributedMesh mesh = petsc::distribute_mesh(comm, rank == 0 ? &whole : nullptr);
   if (keep_input != nullptr && rank == 0) *keep_input = std::move(whole);
   return mesh;
@@ -55,8 +93,14 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
   const auto& p = o.physics;
   const auto& n = o.numerics;
   CaseFingerprint f;
-  f.add("cells", std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
-                     std::to_string(d.cells_z))
+  // A -mesh file is named by its path and size; the checkpoint's coordinates identify it.
+  std::error_code size_error;
+  const auto mesh_bytes =
+      o.mesh_file.empty() ? 0 : std::filesystem::file_size(o.mesh_file, size_error);
+  f.add("cells", o.mesh_file.empty()
+                     ? std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
+                           std::to_string(d.cells_z)
+                     : o.mesh_file.string() + " (" + std::to_string(mesh_bytes) + " bytes)")
       .add("h0", d.mountain_height)
       .add("a", d.mountain_half_width)
       .add("horizontal_grading", d.horizontal_grading)
@@ -164,13 +208,6 @@ void add_times(StepTimings& timings, const StepTimes& t) {
 // The host memory the whole run needs, from the peak resident size of the default case on
 // one CPU rank (208 MB for 69 120 tets, PETSc and MPI included: 3 kB per tet). Checked on
 // every rank against the node it runs on, before rank 0 generates the mesh.
-void check_model_memory(const RunOptions& o) {
-  constexpr double bytes_per_tet = 3000;
-  const MountainMeshOptions& d = o.domain;
-  const double tets = 6.0 * d.cells_x * d.cells_y * d.cells_z;
-  check_host_memory(detail::concat(o.mesh_request, " (", tets, " tets, about 3 kB each)"),
-                    tets * bytes_per_tet);
-}
 
 // Six significant digits: enough to act on, unlike the 17 of an exact double.
 std::string brief(double value) {
@@ -227,10 +264,11 @@ void run() {
   RunOptions o = read_run_options(comm);
   if (app::help_requested()) {
     // Build a tiny model so that every solver's and hand-off's options are listed too.
-    MountainMeshOptions tiny = o.domain;
-    tiny.cells_x = tiny.cells_y = tiny.cells_z = 2;
+    RunOptions tiny = o;
+    tiny.domain.cells_x = tiny.domain.cells_y = tiny.domain.cells_z = 2;
+    tiny.mesh_file.clear();
     const petsc::DistributedMesh mesh = make_mesh(tiny, comm, rank);
-    const MountainWaveModel listing(mesh, tiny, o.physics, o.numerics);
+    const MountainWaveModel listing(mesh, tiny.domain, o.physics, o.numerics);
     return;
   }
   // Every rank checks (the same answer on a shared file system), so that a bad -output_dir
@@ -244,11 +282,14 @@ void run() {
     for (const std::string& line : petsc::device_placement_report(comm, device))
       std::printf("foehn-mountainwave: %s\n", line.c_str());
 
-  check_model_memory(o);
+  if (o.mesh_file.empty()) {
+    const MountainMeshOptions& d = o.domain;
+    check_model_memory(o.mesh_request, 6.0 * d.cells_x * d.cells_y * d.cells_z);
+  }
   app::Stopwatch setup_clock;
   TetMesh input_mesh;  // rank 0, only with tracer parcels
   const petsc::DistributedMesh mesh =
-      make_mesh(o.domain, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
+      make_mesh(o, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
   choose_time_step(o, shortest_edge(mesh.local, comm));
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
   const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);

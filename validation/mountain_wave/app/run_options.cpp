@@ -31,7 +31,7 @@ std::vector<std::pair<std::string, fe::AssemblyStrategy>> strategy_names() {
 
 // Paths are read as text and converted by the caller.
 struct PathTexts {
-  std::string output_dir, restart;
+  std::string output_dir, restart, mesh;
 };
 
 void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,
@@ -44,6 +44,10 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
                "Mesh of about this many tets (554394: the published size; 0: use "
                "-mesh_cells)",
                &tets, {0, int32_max})
+      .input_path("-mesh",
+                  "A .msh or .vtu mesh of the domain instead of the generated one (boundary "
+                  "tags 1..5 from the file, else from the geometry; docs/mountain_wave.md)",
+                  &paths.mesh)
       .real("-mountain_height", "h0, m, below the model top", &d.mountain_height,
             RealRange::at_least(0))
       .real("-mountain_half_width", "a, m", &d.mountain_half_width, RealRange::above(0))
@@ -116,7 +120,7 @@ RunOptions read_run_options(MPI_Comm comm) {
   o.domain.cells_y = default_cells[1];
   o.domain.cells_z = default_cells[2];
   o.numerics.strategy = fe::AssemblyStrategy::fused_atomic;
-  PathTexts paths{o.output_dir.string(), o.restart.string()};
+  PathTexts paths{o.output_dir.string(), o.restart.string(), {}};
   std::vector<long long> cells(default_cells, default_cells + 3);
   long long tets = 0;
   petsc::OptionTable table(comm, "foehn-mountainwave: the Mountainwave3D dynamical core");
@@ -139,6 +143,19 @@ RunOptions read_run_options(MPI_Comm comm) {
   o.mesh_request = tets > 0 ? detail::concat("-mesh_tets ", tets)
                             : detail::concat("-mesh_cells ", o.domain.cells_x, ",",
                                              o.domain.cells_y, ",", o.domain.cells_z);
+  if (!paths.mesh.empty()) {
+    for (const char* generated :
+         {"-mesh_cells", "-mesh_tets", "-horizontal_grading", "-vertical_grading"})
+      if (table.was_set(generated))
+        fail(ErrorCategory::invalid_input, "-mesh '", paths.mesh, "' and ", generated,
+             " exclude each other (", generated, " shapes the generated mesh)");
+    const std::string extension = std::filesystem::path(paths.mesh).extension().string();
+    if (extension != ".msh" && extension != ".vtu")
+      fail(ErrorCategory::invalid_input, "-mesh '", paths.mesh,
+           "': expected a .msh (Gmsh 2.2 or 4.1) or .vtu file");
+    o.mesh_file = paths.mesh;
+    o.mesh_request = "-mesh '" + paths.mesh + "'";
+  }
   try {
     check_mountain_options(o.domain);
   } catch (const Error& error) {

@@ -14,7 +14,9 @@ namespace foehn::mountainwave {
 
 struct RunOptions {
   MountainMeshOptions domain;  // -mesh_cells nx,ny,nz or -mesh_tets N, -mountain_height ...
-  std::string mesh_request;    // "-mesh_tets N" or "-mesh_cells a,b,c", for messages
+  std::string mesh_request;    // "-mesh_tets N", "-mesh_cells a,b,c" or "-mesh FILE", for messages
+  std::filesystem::path
+      mesh_file;  // -mesh: a .msh/.vtu mesh of the domain instead (external_mesh.hpp)
   Physics physics;
   Numerics numerics;
   std::string backend = "auto";              // -foehn_backend

@@ -24,11 +24,13 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <string_view>
 #include <utility>
 
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/runtime/atomic_file.hpp"
+#include "foehn/runtime/hdf5_superblock.hpp"
 #include "io/collective.hpp"
 #include "io/hdf5_support.hpp"
 
@@ -187,6 +189,18 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
   if (is_hdf5 == 0)
     fail(ErrorCategory::invalid_input, quoted(path),
          ": not an HDF5 file, so not a Foehn checkpoint");
+  // Refused before HDF5 decodes anything: metadata without checksums (superblock versions 0
+  // and 1, as checkpoint format 1 and most other HDF5 files have) is where HDF5 1.10 crashes
+  // or loops on a corrupt file.
+  const std::optional<int> superblock = hdf5_superblock_version(path);
+  if (!superblock)  // H5Fis_hdf5 also finds a superblock after a user block
+    fail(ErrorCategory::invalid_input, quoted(path),
+         ": an HDF5 file with a user block, not a Foehn checkpoint");
+  if (*superblock < 2)
+    fail(ErrorCategory::invalid_input, quoted(path), ": HDF5 superblock version ", *superblock,
+         ", not a Foehn checkpoint of format version ", checkpoint_format_version,
+         " (HDF5 1.10 file format, superblock version 2 or 3); a checkpoint of format 1 cannot be "
+         "restarted from by this build");
   Hid h5 = detail::open_file_for_reading(path);
   if (!detail::has_attribute(h5.get(), "format", path))
     fail(ErrorCategory::invalid_input, quoted(path),

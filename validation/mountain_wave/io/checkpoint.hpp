@@ -26,7 +26,7 @@
 namespace foehn::mountainwave {
 
 inline constexpr const char* checkpoint_format = "foehn.mountain_wave_checkpoint";
-inline constexpr std::int64_t checkpoint_format_version = 1;
+inline constexpr std::int64_t checkpoint_format_version = 2;
 
 struct CheckpointMetadata {
   // The options a restart must share with the writing run (CaseFingerprint builds one); the

@@ -132,11 +132,29 @@ Hid file_access_properties(const std::filesystem::path& file) {
         "setting file locking");
   return access;
 }
+
+// Object creation (file, group, dataset) without modification times, so equal contents give
+// equal files.
+Hid untimed_object_properties(hid_t list_class, const std::filesystem::path& file) {
+  Hid properties = checked(H5Pcreate(list_class), H5Pclose, ErrorCategory::io, file,
+                           "creating object-creation properties");
+  check(H5Pset_obj_track_times(properties.get(), false), ErrorCategory::io, file,
+        "switching off object times");
+  return properties;
+}
 }  // namespace
 
 Hid create_file(const std::filesystem::path& file) {
   const Hid access = file_access_properties(file);
-  return checked(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.get()), H5Fclose,
+  // The 1.10 file format: a version-3 superblock, version-2 object headers and the chunk
+  // indices of 1.10 all carry checksums, so HDF5 refuses corrupt metadata instead of decoding
+  // it (HDF5 1.10.8 crashes or loops on some corrupt version-0 files; tests/fuzz/README.md).
+  // HDF5 1.10 or later reads these files (h5py, ParaView, netCDF-C 4.6 and later).
+  check(H5Pset_libver_bounds(access.get(), H5F_LIBVER_V110, H5F_LIBVER_V110), ErrorCategory::io,
+        file, "choosing the HDF5 1.10 file format");
+  // The root group's object header (version 2) would record its creation time.
+  const Hid creation = untimed_object_properties(H5P_FILE_CREATE, file);
+  return checked(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, creation.get(), access.get()), H5Fclose,
                  ErrorCategory::io, file, "creating the HDF5 file");
 }
 
@@ -155,17 +173,6 @@ Hid open_file_for_reading(const std::filesystem::path& file) {
 void close_file(Hid& file_id, const std::filesystem::path& file) {
   if (!file_id.release()) fail_hdf5(ErrorCategory::io, file, "closing (flushing) the file");
 }
-
-namespace {
-// Group creation without modification times, so equal contents give equal files.
-Hid untimed_object_properties(hid_t list_class, const std::filesystem::path& file) {
-  Hid properties = checked(H5Pcreate(list_class), H5Pclose, ErrorCategory::io, file,
-                           "creating object-creation properties");
-  check(H5Pset_obj_track_times(properties.get(), false), ErrorCategory::io, file,
-        "switching off object times");
-  return properties;
-}
-}  // namespace
 
 Hid create_group(hid_t parent, const char* name, const std::filesystem::path& file) {
   const Hid properties = untimed_object_properties(H5P_GROUP_CREATE, file);
@@ -218,17 +225,25 @@ void write_attribute(hid_t object, const char* name, std::int64_t value,
 
 void write_attribute(hid_t object, const char* name, std::string_view value,
                      const std::filesystem::path& file) {
+  if (value.size() > max_string_attribute_bytes)
+    fail(ErrorCategory::internal, quoted(file), ": attribute '", name, "' would hold ",
+         value.size(), " bytes, more than the ", max_string_attribute_bytes, " a reader accepts");
   const std::string what = std::string("writing attribute '") + name + "'";
+  // Fixed-length, padded with NULs: the bytes sit in the (checksummed) object header, where a
+  // variable-length string's would sit in the global heap, which has no checksum. A fixed
+  // length of zero does not exist in HDF5; the empty string is one NUL.
   const Hid type = checked(H5Tcopy(H5T_C_S1), H5Tclose, ErrorCategory::io, file, what);
-  check(H5Tset_size(type.get(), H5T_VARIABLE), ErrorCategory::io, file, what);
+  check(H5Tset_size(type.get(), std::max<std::size_t>(value.size(), 1)), ErrorCategory::io, file,
+        what);
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), ErrorCategory::io, file, what);
   check(H5Tset_cset(type.get(), H5T_CSET_UTF8), ErrorCategory::io, file, what);
-  const std::string text(value);
-  const char* pointer = text.c_str();
+  std::string text(value);
+  text.resize(std::max<std::size_t>(value.size(), 1), '\0');
   const Hid space = scalar_space(file);
   const Hid attribute =
       checked(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
               ErrorCategory::io, file, what);
-  check(H5Awrite(attribute.get(), type.get(), &pointer), ErrorCategory::io, file, what);
+  check(H5Awrite(attribute.get(), type.get(), text.data()), ErrorCategory::io, file, what);
 }
 
 double read_double_attribute(hid_t object, const char* name, const std::filesystem::path& file) {
@@ -260,21 +275,21 @@ std::string read_string_attribute(hid_t object, const char* name,
   const std::string what = std::string("reading attribute '") + name + "'";
   const htri_t variable = H5Tis_variable_str(shape.type.get());
   if (variable < 0) fail_hdf5(ErrorCategory::io, file, what);
+  // HDF5 reads a variable-length string from the unchecksummed global heap, trusting the
+  // sizes and indices found there: on a corrupt file it loops, crashes or allocates gigabytes.
+  if (variable > 0)
+    fail(ErrorCategory::invalid_input, quoted(file), ": attribute '", name,
+         "' is a variable-length string; Foehn writes and reads fixed-length ones only");
+  const std::size_t size = H5Tget_size(shape.type.get());
+  if (size == 0) fail_hdf5(ErrorCategory::io, file, what);
+  if (size > max_string_attribute_bytes)
+    fail(ErrorCategory::invalid_input, quoted(file), ": attribute '", name, "' holds ", size,
+         " bytes, more than the ", max_string_attribute_bytes, " accepted");
   const Hid memory_type = checked(H5Tcopy(H5T_C_S1), H5Tclose, ErrorCategory::io, file, what);
   // HDF5 converts no strings between character sets: read in the file's (ASCII or UTF-8).
   const H5T_cset_t cset = H5Tget_cset(shape.type.get());
   if (cset < 0) fail_hdf5(ErrorCategory::io, file, what);
   check(H5Tset_cset(memory_type.get(), cset), ErrorCategory::io, file, what);
-  if (variable > 0) {
-    check(H5Tset_size(memory_type.get(), H5T_VARIABLE), ErrorCategory::io, file, what);
-    char* text = nullptr;
-    check(H5Aread(shape.attribute.get(), memory_type.get(), &text), ErrorCategory::io, file, what);
-    std::string value = text != nullptr ? std::string(text) : std::string();
-    if (text != nullptr) (void)H5free_memory(text);
-    return value;
-  }
-  const std::size_t size = H5Tget_size(shape.type.get());
-  if (size == 0) fail_hdf5(ErrorCategory::io, file, what);
   check(H5Tset_size(memory_type.get(), size + 1), ErrorCategory::io, file, what);
   check(H5Tset_strpad(memory_type.get(), H5T_STR_NULLTERM), ErrorCategory::io, file, what);
   std::string buffer(size + 1, '\0');

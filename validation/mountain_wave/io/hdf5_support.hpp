@@ -76,8 +76,9 @@ void check(herr_t code, ErrorCategory category, const std::filesystem::path& fil
 // messages ("bad byte number in an address"), and a cut signature as "not HDF5".
 void require_complete_hdf5_file(const std::filesystem::path& file);
 
-// Files. create_file truncates; open_file_for_reading fails with invalid_input for a truncated
-// file (require_complete_hdf5_file) and with io otherwise (naming HDF5's reason).
+// Files. create_file truncates and writes the HDF5 1.10 file format, whose metadata all
+// carry checksums (readable by HDF5 1.10 and later); open_file_for_reading fails with invalid_input
+// for a truncated file (require_complete_hdf5_file) and with io otherwise (naming HDF5's reason).
 Hid create_file(const std::filesystem::path& file);
 Hid open_file_for_reading(const std::filesystem::path& file);
 // Closes a file written through create_file: io error when its metadata cannot be written.
@@ -90,7 +91,9 @@ bool has_attribute(hid_t object, const char* name, const std::filesystem::path& 
 // Names of the links in a group, in increasing name order.
 std::vector<std::string> link_names(hid_t group, const std::filesystem::path& file);
 
-// Scalar attributes. Strings are variable-length UTF-8, as h5py writes them.
+// Scalar attributes. Strings are fixed-length UTF-8 padded with NULs, at most
+// max_string_attribute_bytes (h5py reads them as bytes).
+inline constexpr std::size_t max_string_attribute_bytes = 1 << 16;
 void write_attribute(hid_t object, const char* name, double value,
                      const std::filesystem::path& file);
 void write_attribute(hid_t object, const char* name, std::int64_t value,
@@ -98,8 +101,9 @@ void write_attribute(hid_t object, const char* name, std::int64_t value,
 void write_attribute(hid_t object, const char* name, std::string_view value,
                      const std::filesystem::path& file);
 // The readers accept what a scalar attribute of the right kind holds (any integer width for
-// integers, fixed or variable-length strings) and throw invalid_input naming the attribute
-// when it has another kind or shape.
+// integers, fixed-length strings) and throw invalid_input naming the attribute when it has
+// another kind or shape, or is a variable-length string (HDF5 reads those from the global
+// heap, which has no checksum, and crashes on some corrupt ones).
 double read_double_attribute(hid_t object, const char* name, const std::filesystem::path& file);
 std::int64_t read_integer_attribute(hid_t object, const char* name,
                                     const std::filesystem::path& file);

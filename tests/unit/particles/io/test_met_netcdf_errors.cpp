@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -240,3 +242,49 @@ TEST_F(BadMetFile, FilesOnDifferentGrids) {
 }
 
 }  // namespace
+
+namespace {
+
+// A netCDF-4 met file whose longitude dimension is declared 2^28 long (2 GiB of doubles) while
+// nothing of it is written: the file stays a few kB, so only its header speaks for the size.
+void write_met_file_with_a_huge_longitude(const std::filesystem::path& path) {
+  int file = -1;
+  nc(nc_create(path.c_str(), NC_CLOBBER | NC_NETCDF4, &file));
+  int dims[4] = {-1, -1, -1, -1};
+  nc(nc_def_dim(file, "time", 1, &dims[0]));
+  nc(nc_def_dim(file, "lev", 1, &dims[1]));
+  nc(nc_def_dim(file, "lat", 2, &dims[2]));
+  nc(nc_def_dim(file, "lon", std::size_t{1} << 28, &dims[3]));
+  int vars[4] = {-1, -1, -1, -1};
+  const char* names[4] = {"time", "lev", "lat", "lon"};
+  const char* units[4] = {"hours since 1900-01-01", "hPa", "degrees_north", "degrees_east"};
+  for (int d = 0; d < 4; ++d) {
+    nc(nc_def_var(file, names[d], NC_DOUBLE, 1, &dims[d], &vars[d]));
+    nc(nc_put_att_text(file, vars[d], "units", std::strlen(units[d]), units[d]));
+  }
+  for (const char* wind : {"u", "v", "w"}) {
+    int var = -1;
+    nc(nc_def_var(file, wind, NC_FLOAT, 4, dims, &var));
+    const std::size_t chunks[4] = {1, 1, 1, 4096};
+    nc(nc_def_var_chunking(file, var, NC_CHUNKED, chunks));
+  }
+  nc(nc_enddef(file));
+  const double time = 0.0, level = 500.0, latitudes[2] = {-45.0, 45.0};
+  nc(nc_put_var_double(file, vars[0], &time));
+  nc(nc_put_var_double(file, vars[1], &level));
+  nc(nc_put_var_double(file, vars[2], latitudes));
+  nc(nc_close(file));
+}
+
+}  // namespace
+
+// The reader checks the host memory before it allocates what a header asks for, and names the
+// file and the item (FOEHN_MAX_MEMORY stands for a small machine).
+TEST_F(BadMetFile, HugeDeclaredDimensionIsCheckedAgainstTheMemory) {
+  write_met_file_with_a_huge_longitude(path_);
+  ASSERT_LT(std::filesystem::file_size(path_), std::uintmax_t{1} << 20);
+  ASSERT_EQ(::setenv("FOEHN_MAX_MEMORY", "256M", 1), 0);
+  expect_error([&] { read_met_file_info(path_); }, ErrorCategory::invalid_input,
+               {"bad.nc", "coordinate 'lon' (268435456 values of 8 B) would need 2.0 GiB"});
+  ::unsetenv("FOEHN_MAX_MEMORY");
+}
