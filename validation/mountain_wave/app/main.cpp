@@ -8,6 +8,7 @@
 //   mpiexec -n 4 foehn-mountainwave -mesh_tets 554394 -foehn_backend cuda -end_time 3600
 #include <petscsys.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -38,6 +39,10 @@
 namespace foehn::mountainwave {
 namespace {
 
+// The host memory the whole run needs, from the peak resident size of the default case on
+// one CPU rank (208 MB for 69 120 tets, PETSc and MPI included: 3 kB per tet). Checked on
+// every rank against the node it runs on before rank 0 generates the mesh; for a -mesh file,
+// on rank 0 once the file tells the tet count.
 void check_model_memory(const std::string& request, double tets) {
   constexpr double bytes_per_tet = 3000;
   check_host_memory(detail::concat(request, " (", tets, " tets, about 3 kB each)"),
@@ -93,14 +98,18 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
   const auto& p = o.physics;
   const auto& n = o.numerics;
   CaseFingerprint f;
-  // A -mesh file is named by its path and size; the checkpoint's coordinates identify it.
+  // A -mesh file is named by its file name (a restart may run from another folder) and size;
+  // the checkpoint's coordinates identify the mesh itself. The fingerprint's separators are
+  // replaced in the name.
   std::error_code size_error;
   const auto mesh_bytes =
       o.mesh_file.empty() ? 0 : std::filesystem::file_size(o.mesh_file, size_error);
-  f.add("cells", o.mesh_file.empty()
-                     ? std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) + "x" +
-                           std::to_string(d.cells_z)
-                     : o.mesh_file.string() + " (" + std::to_string(mesh_bytes) + " bytes)")
+  std::string mesh_name = o.mesh_file.filename().string();
+  std::replace_if(
+      mesh_name.begin(), mesh_name.end(), [](char c) { return c == ';' || c == '='; }, '_');
+  f.add("cells", o.mesh_file.empty() ? std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) +
+                                           "x" + std::to_string(d.cells_z)
+                                     : mesh_name + " (" + std::to_string(mesh_bytes) + " bytes)")
       .add("h0", d.mountain_height)
       .add("a", d.mountain_half_width)
       .add("horizontal_grading", d.horizontal_grading)
@@ -205,10 +214,6 @@ void add_times(StepTimings& timings, const StepTimes& t) {
 // does not is refused rather than overshooting. The advective CFL number U dt / shortest
 // edge is bounded by -cfl_max: the implicit steps stay stable far beyond it, but the flow
 // they give is no longer a solution of anything (docs/mountain_wave.md).
-// The host memory the whole run needs, from the peak resident size of the default case on
-// one CPU rank (208 MB for 69 120 tets, PETSc and MPI included: 3 kB per tet). Checked on
-// every rank against the node it runs on, before rank 0 generates the mesh.
-
 // Six significant digits: enough to act on, unlike the 17 of an exact double.
 std::string brief(double value) {
   char text[32];
