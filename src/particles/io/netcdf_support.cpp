@@ -192,9 +192,10 @@ std::optional<std::string> Dataset::text_attribute(int variable, const char* nam
 }
 
 std::vector<double> Dataset::value_buffer(std::string_view item, std::size_t count) const {
-  check_host_memory("'" + path_.string() + "': " + std::string(item) + " (" +
-                        std::to_string(count) + " values of 8 B)",
-                    static_cast<double>(count) * sizeof(double));
+  // concat, not "'" + string: GCC 12 warns falsely (-Wrestrict) on the latter.
+  check_host_memory(
+      foehn::detail::concat("'", path_.string(), "': ", item, " (", count, " values of 8 B)"),
+      static_cast<double>(count) * sizeof(double));
   return std::vector<double>(count);
 }
 
