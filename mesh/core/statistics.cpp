@@ -50,6 +50,17 @@ std::array<double, 2> dihedral_angle_range(const std::array<Point3, 4>& p) {
   return range;
 }
 
+std::array<double, 2> dihedral_angle_range(const TetMesh& mesh) {
+  std::array<double, 2> range{180.0, 0.0};
+  for (const Tet& tet : mesh.tets) {
+    const std::array<double, 2> one = dihedral_angle_range(
+        {mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]], mesh.nodes[tet[3]]});
+    range[0] = std::min(range[0], one[0]);
+    range[1] = std::max(range[1], one[1]);
+  }
+  return range;
+}
+
 MeshStatistics compute_statistics(const TetMesh& mesh) {
   MeshStatistics stats;
   stats.nodes = mesh.nodes.size();
@@ -70,7 +81,6 @@ MeshStatistics compute_statistics(const TetMesh& mesh) {
 
   stats.min_volume = stats.min_edge = stats.min_quality = std::numeric_limits<double>::max();
   stats.max_volume = stats.max_edge = 0.0;
-  stats.min_dihedral_degrees = 180.0;
   double quality_sum = 0.0;
   for (const Tet& tet : mesh.tets) {
     std::array<Point3, 4> p;
@@ -87,12 +97,12 @@ MeshStatistics compute_statistics(const TetMesh& mesh) {
       }
     const double quality = mean_ratio_quality(p, volume);
     stats.min_quality = std::min(stats.min_quality, quality);
-    const std::array<double, 2> dihedral = dihedral_angle_range(p);
-    stats.min_dihedral_degrees = std::min(stats.min_dihedral_degrees, dihedral[0]);
-    stats.max_dihedral_degrees = std::max(stats.max_dihedral_degrees, dihedral[1]);
     quality_sum += quality;
   }
   if (!mesh.tets.empty()) stats.mean_quality = quality_sum / static_cast<double>(mesh.tets.size());
+  const std::array<double, 2> dihedral = dihedral_angle_range(mesh);
+  stats.min_dihedral_degrees = dihedral[0];
+  stats.max_dihedral_degrees = dihedral[1];
 
   for (std::size_t f = 0; f < mesh.boundary_faces.size(); ++f) {
     const Triangle& tri = mesh.boundary_faces[f];

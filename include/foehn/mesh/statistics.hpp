@@ -31,8 +31,9 @@ struct MeshStatistics {
 // The mesh must be valid (validate_mesh) for the numbers to be meaningful.
 MeshStatistics compute_statistics(const TetMesh& mesh);
 
-// The smallest and largest dihedral angle of a tet, degrees.
+// The smallest and largest dihedral angle of a tet, and of all tets of a mesh, degrees.
 std::array<double, 2> dihedral_angle_range(const std::array<Point3, 4>& corners);
+std::array<double, 2> dihedral_angle_range(const TetMesh& mesh);
 
 void print_statistics(std::ostream& out, const MeshStatistics& stats);
 

@@ -32,27 +32,28 @@ struct DomainSides {
   bool on_terrain(const Point3& p) const {
     return near(p[2], mountain_surface_height(domain, p[0], p[1]));
   }
-  // The tag of a surface face from its three corners: a side all three lie on (a face at an
-  // edge of the box has corners on two sides), else terrain when all three lie on it.
+  bool on_side(std::int32_t side, const Point3& p) const {
+    switch (side) {
+      case boundary_inflow:
+        return near(p[0], -0.5 * domain.length_x);
+      case boundary_outflow:
+        return near(p[0], 0.5 * domain.length_x);
+      case boundary_lateral:
+        return near(p[1], -0.5 * domain.length_y) || near(p[1], 0.5 * domain.length_y);
+      case boundary_top:
+        return near(p[2], domain.height);
+      default:
+        return on_terrain(p);
+    }
+  }
+  // The tag of a surface face from its three corners: the first side all three lie on (a face
+  // at an edge of the box has corners on two sides), terrain last; 0 when none.
   std::int32_t tag_of(const std::array<Point3, 3>& corners) const {
     for (const std::int32_t side :
-         {boundary_inflow, boundary_outflow, boundary_lateral, boundary_top}) {
-      const bool all = std::all_of(corners.begin(), corners.end(), [&](const Point3& p) {
-        switch (side) {
-          case boundary_inflow:
-            return near(p[0], -0.5 * domain.length_x);
-          case boundary_outflow:
-            return near(p[0], 0.5 * domain.length_x);
-          case boundary_lateral:
-            return near(p[1], -0.5 * domain.length_y) || near(p[1], 0.5 * domain.length_y);
-          default:
-            return near(p[2], domain.height);
-        }
-      });
-      if (all) return side;
-    }
-    if (std::all_of(corners.begin(), corners.end(), [&](const Point3& p) { return on_terrain(p); }))
-      return boundary_terrain;
+         {boundary_inflow, boundary_outflow, boundary_lateral, boundary_top, boundary_terrain})
+      if (std::all_of(corners.begin(), corners.end(),
+                      [&](const Point3& p) { return on_side(side, p); }))
+        return side;
     return 0;
   }
 };

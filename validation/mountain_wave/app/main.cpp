@@ -62,17 +62,11 @@ TetMesh whole_mesh(const RunOptions& o) {
     check_model_memory(o.mesh_request, static_cast<double>(whole.tets.size()));
     origin = "from " + o.mesh_file.string() + ", boundary tags from " + external.tag_source;
   }
-  double smallest = 180.0, largest = 0.0;
-  for (const Tet& tet : whole.tets) {
-    const std::array<double, 2> range = dihedral_angle_range(
-        {whole.nodes[tet[0]], whole.nodes[tet[1]], whole.nodes[tet[2]], whole.nodes[tet[3]]});
-    smallest = std::min(smallest, range[0]);
-    largest = std::max(largest, range[1]);
-  }
+  const std::array<double, 2> dihedral = dihedral_angle_range(whole);
   std::printf(
       "foehn-mountainwave: mesh %s: %zu nodes, %zu tets, dihedral angles %.2f to %.2f "
       "degrees\n",
-      origin.c_str(), whole.nodes.size(), whole.tets.size(), smallest, largest);
+      origin.c_str(), whole.nodes.size(), whole.tets.size(), dihedral[0], dihedral[1]);
   return whole;
 }
 
