@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # README command one: set up and build, then run Foehn's main job, the Mountainwave3D
-# dynamical core, on its built-in default case (a 24 x 24 x 20-cell mesh, one hour of flow),
+# dynamical core, on its built-in default case (a 48 x 48 x 20-cell graded mesh, one hour of flow),
 # on every core of this machine (MPI ranks) and on the GPU when there is one. Writes into
 # ./out: the .pvd/.pvtu series, HDF5 sections and checkpoints, the Table-10 timing table, and
 # the comparison with steady linear mountain-wave theory (table, JSON and PNG plots of w).

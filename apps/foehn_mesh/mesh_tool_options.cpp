@@ -47,8 +47,12 @@ MeshToolOptions read_mesh_tool_options(const std::string& command) {
       .real("-h0", "generate: mountain height (m), below the model top", &m.mountain_height,
             RealRange::at_least(0))
       .real("-a", "generate: mountain half-width (m)", &m.mountain_half_width, RealRange::above(0))
-      .real("-horizontal_grading", "generate: spacing at the mountain / mean spacing",
-            &m.horizontal_grading, RealRange::above_up_to(0, 1))
+      .real("-mountain_spacing", "generate: horizontal spacing over the mountain, m (0: uniform)",
+            &m.mountain_spacing, RealRange::at_least(0))
+      .real("-mountain_core", "generate: half-width of the region of that spacing, m",
+            &m.mountain_core, RealRange::at_least(0))
+      .real("-horizontal_growth", "generate: largest width ratio of neighbouring cells",
+            &m.horizontal_growth, RealRange::closed(1, 2))
       .real("-vertical_grading", "generate: lowest layer / mean layer thickness",
             &m.vertical_grading, RealRange::above_up_to(0, 1))
       .choice("-numbering", "Node and element numbering", &o.numbering,

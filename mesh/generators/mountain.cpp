@@ -13,10 +13,34 @@ namespace foehn {
 
 namespace {
 
-// Maps xi in [-1, 1] to [-1, 1] with slope `grading` at 0 (finest there), monotone for
-// grading in (0, 1]: g(xi) = grading xi + (1 - grading) xi^3.
-double graded_symmetric(double xi, double grading) {
-  return grading * xi + (1.0 - grading) * xi * xi * xi;
+// Cell widths of one horizontal axis for a core spacing h and growth factor g: cell j's centre
+// lies d_j = |j + 1/2 - cells/2| cells from the summit; the c/h cells nearest it on each side
+// are h wide, the others h g^(distance beyond the core, in cells), so neighbours differ by at
+// most the factor g.
+struct AxisWidths {
+  int cells;
+  double core;  // m
+
+  double width(int j, double h, double g) const {
+    const double d = std::abs(j + 0.5 - 0.5 * cells);
+    return h * std::pow(g, std::max(0.0, d + 0.5 - core / h));
+  }
+  double total(double h, double g) const {
+    double sum = 0;
+    for (int j = 0; j < cells; ++j) sum += width(j, h, g);
+    return sum;
+  }
+};
+
+// The x with f(x) = target on [low, high] for f increasing, by bisection to rounding.
+template <class F>
+double solve_increasing(F f, double target, double low, double high) {
+  for (int i = 0; i < 200 && low < high; ++i) {
+    const double mid = 0.5 * (low + high);
+    if (mid <= low || mid >= high) break;
+    (f(mid) < target ? low : high) = mid;
+  }
+  return 0.5 * (low + high);
 }
 
 // Maps zeta in [0, 1] to [0, 1] with slope `grading` at 0 (finest layer at the ground),
@@ -76,11 +100,17 @@ void check_mountain_options(const MountainMeshOptions& o) {
   if (!(o.mountain_height >= 0.0) || !(o.mountain_height < o.height))
     fail(ErrorCategory::invalid_input,
          "mountain mesh: mountain_height (h0) must be in [0, height), got ", o.mountain_height);
-  for (auto [value, name] : {std::pair{o.horizontal_grading, "horizontal_grading"},
-                             std::pair{o.vertical_grading, "vertical_grading"}})
-    if (!(value > 0.0 && value <= 1.0))
-      fail(ErrorCategory::invalid_input, "mountain mesh: ", name, " must be in (0, 1], got ",
-           value);
+  if (!(o.vertical_grading > 0.0 && o.vertical_grading <= 1.0))
+    fail(ErrorCategory::invalid_input, "mountain mesh: vertical_grading must be in (0, 1], got ",
+         o.vertical_grading);
+  for (auto [value, name] : {std::pair{o.mountain_spacing, "mountain_spacing"},
+                             std::pair{o.mountain_core, "mountain_core"}})
+    if (!(value >= 0.0) || !std::isfinite(value))
+      fail(ErrorCategory::invalid_input, "mountain mesh: ", name,
+           " must be zero or positive and finite, got ", value);
+  if (!(o.horizontal_growth >= 1.0 && o.horizontal_growth <= 2.0))
+    fail(ErrorCategory::invalid_input, "mountain mesh: horizontal_growth must be in [1, 2], got ",
+         o.horizontal_growth);
   for (auto [cells, name] : {std::pair{o.cells_x, "cells_x"}, std::pair{o.cells_y, "cells_y"},
                              std::pair{o.cells_z, "cells_z"}})
     if (cells < 1)
@@ -98,6 +128,35 @@ void check_mountain_options(const MountainMeshOptions& o) {
   check_host_memory(detail::concat("mountain mesh of ", o.cells_x, " x ", o.cells_y, " x ",
                                    o.cells_z, " cells (", tets, " tets)"),
                     bytes);
+}
+
+std::vector<double> mountain_axis_coordinates(int cells, double length,
+                                              const MountainMeshOptions& o) {
+  const AxisWidths axis{cells, o.mountain_core};
+  const double uniform = length / cells;
+  double h = uniform, g = 1.0;
+  if (o.mountain_spacing > 0 && o.mountain_spacing < uniform) {
+    h = o.mountain_spacing;
+    g = o.horizontal_growth;
+    if (axis.total(h, g) >= length)  // the growth needed is at most the limit
+      g = solve_increasing([&](double x) { return axis.total(h, x); }, length, 1.0, g);
+    else  // too few cells: widen the core cells, growing at the limit
+      h = solve_increasing([&](double x) { return axis.total(x, g); }, length, h, uniform);
+  }
+  // Nodes from the summit outwards, mirrored, then scaled so the ends are exactly +-length/2.
+  std::vector<double> x(static_cast<std::size_t>(cells) + 1);
+  const int middle = cells / 2;
+  double position = (cells % 2 == 0) ? 0.0 : 0.5 * axis.width(middle, h, g);
+  if (cells % 2 == 0) x[middle] = 0.0;
+  for (int j = (cells + 1) / 2; j < cells; ++j) {
+    x[j] = position;
+    position += axis.width(j, h, g);
+  }
+  const double scale = 0.5 * length / position;
+  for (int j = (cells + 1) / 2; j < cells; ++j) x[j] *= scale;
+  x[cells] = 0.5 * length;
+  for (int j = 0; j < (cells + 1) / 2; ++j) x[j] = -x[cells - j];
+  return x;
 }
 
 MountainMeshOptions mountain_options_for_tets(std::size_t target_tets, MountainMeshOptions base) {
@@ -127,19 +186,13 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
   const GridIndex grid{o.cells_x, o.cells_y, o.cells_z};
   TetMesh mesh;
   mesh.nodes.resize(static_cast<std::size_t>(grid.nx + 1) * (grid.ny + 1) * (grid.nz + 1));
+  // Side nodes are exactly +-L/2, so boundary planes are exact in floating point.
+  const std::vector<double> xs = mountain_axis_coordinates(grid.nx, o.length_x, o);
+  const std::vector<double> ys = mountain_axis_coordinates(grid.ny, o.length_y, o);
   for (int i = 0; i <= grid.nx; ++i) {
-    // Side nodes are set exactly to +-L/2 so boundary planes are exact in floating point.
-    const double xi = -1.0 + 2.0 * i / grid.nx;
-    const double x = (i == 0) ? -0.5 * o.length_x
-                     : (i == grid.nx)
-                         ? 0.5 * o.length_x
-                         : 0.5 * o.length_x * graded_symmetric(xi, o.horizontal_grading);
+    const double x = xs[i];
     for (int j = 0; j <= grid.ny; ++j) {
-      const double eta = -1.0 + 2.0 * j / grid.ny;
-      const double y = (j == 0) ? -0.5 * o.length_y
-                       : (j == grid.ny)
-                           ? 0.5 * o.length_y
-                           : 0.5 * o.length_y * graded_symmetric(eta, o.horizontal_grading);
+      const double y = ys[j];
       const double terrain = mountain_surface_height(o, x, y);
       for (int k = 0; k <= grid.nz; ++k) {
         // Gal-Chen terrain-following levels: z = h + s (H - h), s in [0, 1].

@@ -20,7 +20,7 @@ tets=${2:-554394}
 end_time=${3:-3600}
 out=${OUT:-/tmp/foehn-out}
 mkdir -p "$out"
-run=.gpu/run
+run=${RUN:-.gpu/run}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mpi="mpirun --oversubscribe --bind-to none"
 quiet() { grep --line-buffered -v "pmix\|dlopen error\|Perhaps a missing"; }

@@ -127,6 +127,12 @@ struct DiffusionOperator {
 // no boundary flux: the column sums of the transport then vanish (the N_i sum to 1), so the
 // tracer's integral is conserved exactly whatever the discrete divergence of u — the right
 // form for closed domains (walls everywhere); open boundaries need the advective form.
+// With skew_symmetric, ±(1/2) ∫ (∇·u) N_i N_j is added (+ to the advective form, - to the
+// conservative one; Temam's correction): the symmetric part of the advection matrix is then
+// only the boundary flux (1/2) ∮ (u·n) N_i N_j, whatever the discrete divergence of u, so
+// Crank-Nicolson transport cannot grow a tracer's L2 norm in the interior. Without it, the
+// symmetric part -(1/2) ∫ (∇·u) N_i N_j feeds tracer variance wherever a projected P1
+// velocity converges slightly, and nothing at theta = 1/2 removes it again.
 struct AdvectionDiffusionOperator {
   static constexpr int block_rows = 1, block_cols = 1;
   static constexpr const char* name = "advection_diffusion";
@@ -134,6 +140,7 @@ struct AdvectionDiffusionOperator {
   double inverse_dt = 1.0;
   double theta = 0.5;
   bool conservative_form = false;
+  bool skew_symmetric = false;
   FieldRef velocity{};  // required
   FieldRef tensor{};    // optional (K = I)
   FieldRef source{};
@@ -144,6 +151,7 @@ struct AdvectionDiffusionOperator {
     visit(inverse_dt, "inverse_dt");
     visit(theta, "theta");
     visit(conservative_form, "conservative_form");
+    visit(skew_symmetric, "skew_symmetric");
   }
 
   // Calls visit(field, components per node, name, required) for every nodal field.
@@ -156,9 +164,22 @@ struct AdvectionDiffusionOperator {
 
   template <class Ctx>
   FOEHN_HD void element(const Ctx& e, Mat<4, 4>& a, Vec<4>& b) const {
-    const auto u = ele_val_at_quad(e.n, ele_val_vector<4, 3>(velocity.data, e.nodes));
+    const Mat<4, 3> nodal_velocity = ele_val_vector<4, 3>(velocity.data, e.nodes);
+    const auto u = ele_val_at_quad(e.n, nodal_velocity);
     Mat<4, 4> transport = shape_vector_dot_dshape(e.n, u, e.geometry);
     if (conservative_form) transport = -1.0 * transpose(transport);
+    if (skew_symmetric) {
+      // ∇·u of a P1 field on a tet: one value for the whole element.
+      const Mat<4, 3> dn = e.geometry.dshape(0);
+      double divergence = 0.0;
+      FOEHN_UNROLL
+      for (int i = 0; i < 4; ++i) {
+        FOEHN_UNROLL
+        for (int d = 0; d < 3; ++d) divergence += nodal_velocity.a[i][d] * dn.a[i][d];
+      }
+      const double half = conservative_form ? -0.5 : 0.5;
+      transport += (half * divergence) * shape_shape(e.n, e.geometry.detwei);
+    }
     if (tensor.data) {
       const auto k = ele_val_at_quad(e.n, ele_val_tensor<4>(tensor.data, e.nodes));
       transport += dshape_tensor_dshape(e.geometry, k);

@@ -6,6 +6,7 @@
 // is conforming across cells and keeps every tet positively oriented under the terrain map.
 
 #include <cstddef>
+#include <vector>
 
 #include "foehn/mesh/tet_mesh.hpp"
 
@@ -14,17 +15,29 @@ namespace foehn {
 struct MountainMeshOptions {
   double length_x = 60000.0;  // domain [-length_x/2, length_x/2], m
   double length_y = 60000.0;
-  double height = 16000.0;    // model top, m
-  double mountain_height = 400.0;      // h0, m
-  double mountain_half_width = 1000.0; // a, m
+  double height = 16000.0;                       // model top, m
+  double mountain_height = 400.0;                // h0, m
+  double mountain_half_width = 1000.0;           // a, m
   int cells_x = 48, cells_y = 48, cells_z = 40;  // default: ~98k nodes, ~553k tets
-  // Ratio of the spacing at the mountain (x = 0) to the mean spacing; 1 = uniform.
-  double horizontal_grading = 0.25;
+  // Horizontal grading, the same along x and y (mountain_axis_coordinates): cells of
+  // `mountain_spacing` metres within `mountain_core` metres of the summit, then widths growing
+  // by the factor `horizontal_growth` from cell to cell out to the lateral boundaries. When the
+  // cells are too few for that, the core cells are widened just enough (the growth factor is
+  // never exceeded); when they are many, the spacing is uniform and finer. mountain_spacing 0:
+  // uniform spacing.
+  double mountain_spacing = 250.0;
+  double mountain_core = 1000.0;  // the default mountain's half-width a
+  double horizontal_growth = 1.15;
   // Ratio of the lowest layer's thickness to the mean layer thickness; 1 = uniform.
   double vertical_grading = 0.25;
 };
 
-// Checks the options (positive sizes, grading in (0, 1], mountain lower than the top) and
+// The cells + 1 node coordinates along one horizontal axis of length `length`, centred on the
+// summit, symmetric about it and exactly +-length/2 at the ends (the grading described above).
+std::vector<double> mountain_axis_coordinates(int cells, double length,
+                                              const MountainMeshOptions& options);
+
+// Checks the options (positive sizes, gradings in range, mountain lower than the top) and
 // throws foehn::Error (invalid_input) naming the offending option.
 void check_mountain_options(const MountainMeshOptions& options);
 

@@ -69,7 +69,8 @@ TEST_F(CpuAssembly, MassWithALinearCoefficientIntegratesItExactly) {
   for (const Tet& t : mesh_.tets)
     integral_of_z += signed_volume(mesh_, t) *
                      (mesh_.nodes[t[0]][2] + mesh_.nodes[t[1]][2] + mesh_.nodes[t[2]][2] +
-                      mesh_.nodes[t[3]][2]) / 4.0;
+                      mesh_.nodes[t[3]][2]) /
+                     4.0;
   EXPECT_NEAR(std::accumulate(m.values.begin(), m.values.end(), 0.0) / integral_of_z, 1.0, 1e-13);
 }
 
@@ -121,9 +122,8 @@ TEST_F(CpuAssembly, IdentityTensorGivesTheLaplacianAndAnisotropyIsPatchExact) {
   });
   with_tensor.tensor = field_ref(anisotropic);
   assembler_.assemble(with_tensor, a);
-  const auto linear = testing::nodal(mesh_, 1, [](const Point3& p, double* v) {
-    v[0] = 2e-3 * p[0] + 1e-3 * p[1] - 3e-3 * p[2];
-  });
+  const auto linear = testing::nodal(
+      mesh_, 1, [](const Point3& p, double* v) { v[0] = 2e-3 * p[0] + 1e-3 * p[1] - 3e-3 * p[2]; });
   const auto interior = testing::interior_nodes(mesh_);
   const double scale = *std::max_element(a.values.begin(), a.values.end()) * 10.0;
   EXPECT_LE(max_abs(apply(a, linear), &interior), 1e-12 * scale);
@@ -133,9 +133,8 @@ TEST_F(CpuAssembly, IdentityTensorGivesTheLaplacianAndAnisotropyIsPatchExact) {
 TEST_F(CpuAssembly, AdvectionRowsSumToZeroAndMatchAConstantGradient) {
   // A (x) = ∫ N_i u · ∇x = (u · g) ∫ N_i for a linear x = g · p and constant u.
   const double u0[3] = {10.0, -2.0, 0.5}, g[3] = {1e-3, 2e-3, -1e-3};
-  const auto u = testing::nodal(mesh_, 3, [&](const Point3&, double* v) {
-    std::copy(u0, u0 + 3, v);
-  });
+  const auto u =
+      testing::nodal(mesh_, 3, [&](const Point3&, double* v) { std::copy(u0, u0 + 3, v); });
   AdvectionOperator op;
   op.velocity = field_ref(u);
   BlockCsrMatrix a = assembler_.create_matrix<AdvectionOperator>();
@@ -268,6 +267,46 @@ TEST_F(CpuAssembly, AdvectionDiffusionCombinesItsParts) {
     largest = std::max(largest, std::abs(expected));
   }
   EXPECT_LE(worst, 1e-13 * largest);
+}
+
+TEST_F(CpuAssembly, SkewSymmetricAdvectionNeitherFeedsNorDrainsInteriorVariance) {
+  // u = (10 + 1e-3 x, 1, 0): div u = 1e-3 everywhere. For v zero on the boundary, the plain
+  // advective form gives v^T A v = -(1/2) div u v^T M v; the skew-symmetric form gives 0.
+  constexpr double divergence = 1e-3;
+  const auto u = testing::nodal(mesh_, 3, [](const Point3& p, double* v) {
+    v[0] = 10.0 + divergence * p[0];
+    v[1] = 1.0;
+    v[2] = 0.0;
+  });
+  const std::vector<double> no_diffusion(9 * mesh_.node_count(), 0.0);
+  std::vector<bool> on_boundary(mesh_.node_count(), false);
+  for (const Triangle& face : mesh_.boundary_faces)
+    for (const std::int32_t node : face) on_boundary[node] = true;
+  std::vector<double> v(mesh_.node_count(), 0.0);
+  for (std::size_t n = 0; n < v.size(); ++n)
+    if (!on_boundary[n]) v[n] = std::sin(0.7 * static_cast<double>(n)) + 0.3;
+  const auto quadratic_form = [&](bool skew) {
+    AdvectionDiffusionOperator op;
+    op.inverse_dt = 0.0;
+    op.theta = 1.0;
+    op.skew_symmetric = skew;
+    op.velocity = field_ref(u);
+    op.tensor = field_ref(no_diffusion);
+    BlockCsrMatrix a = assembler_.create_matrix<AdvectionDiffusionOperator>();
+    assembler_.assemble(op, a);
+    const std::vector<double> av = apply(a, v);
+    double sum = 0.0;
+    for (std::size_t n = 0; n < v.size(); ++n) sum += v[n] * av[n];
+    return sum;
+  };
+  BlockCsrMatrix m = assembler_.create_matrix<MassOperator>();
+  assembler_.assemble(MassOperator{}, m);
+  const std::vector<double> mv = apply(m, v);
+  double mass_norm = 0.0;
+  for (std::size_t n = 0; n < v.size(); ++n) mass_norm += v[n] * mv[n];
+  const double plain = quadratic_form(false), skew = quadratic_form(true);
+  EXPECT_NEAR(plain, -0.5 * divergence * mass_norm, 1e-9 * divergence * mass_norm);
+  EXPECT_LE(std::abs(skew), 1e-9 * divergence * mass_norm);
 }
 
 TEST_F(CpuAssembly, AssemblyIsRepeatableAndOverwritesOldValues) {

@@ -56,6 +56,20 @@ TetMesh whole_mesh(const RunOptions& o) {
   std::string origin = "generated";
   if (o.mesh_file.empty()) {
     whole = generate_mountain_mesh(o.domain);
+    // The grading as built: it is coarser than asked when the cells are too few.
+    const std::vector<double> x =
+        mountain_axis_coordinates(o.domain.cells_x, o.domain.length_x, o.domain);
+    double finest = x[1] - x[0], coarsest = finest, growth = 1;
+    for (std::size_t i = 1; i + 1 < x.size(); ++i) {
+      const double width = x[i + 1] - x[i], before = x[i] - x[i - 1];
+      finest = std::min(finest, width);
+      coarsest = std::max(coarsest, width);
+      growth = std::max({growth, width / before, before / width});
+    }
+    std::printf(
+        "foehn-mountainwave: horizontal spacing (x) %.0f m over the mountain to %.0f m at the "
+        "boundaries, neighbouring cells within a factor %.3f\n",
+        finest, coarsest, growth);
   } else {
     ExternalMesh external = read_external_mountain_mesh(o.mesh_file, o.domain);
     whole = std::move(external.mesh);
@@ -106,7 +120,9 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
                                      : mesh_name + " (" + std::to_string(mesh_bytes) + " bytes)")
       .add("h0", d.mountain_height)
       .add("a", d.mountain_half_width)
-      .add("horizontal_grading", d.horizontal_grading)
+      .add("mountain_spacing", d.mountain_spacing)
+      .add("mountain_core", d.mountain_core)
+      .add("horizontal_growth", d.horizontal_growth)
       .add("vertical_grading", d.vertical_grading)
       .add("U", p.inflow_speed)
       .add("N", p.buoyancy_frequency)
@@ -117,6 +133,7 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
       .add("dt", n.dt)
       .add("picard", n.picard_iterations)
       .add("theta", n.theta)
+      .add("skew_symmetric_transport", n.skew_symmetric_transport ? 1 : 0)
       .add("stabilisation", n.stabilisation_coefficient)
       .add("stabilisation_interval", n.stabilisation_interval)
       // The same backend, strategy and rank count give the same sums: a bitwise restart.
@@ -445,7 +462,7 @@ int main(int argc, char** argv) {
       {"foehn-mountainwave",
        "foehn-mountainwave: the Mountainwave3D dynamical core (Boussinesq, P1, Picard + pressure "
        "projection), assembled with Foehn and solved with PETSc.\n"
-       "  [-mesh_cells 24,24,20 | -mesh_tets 554394] [-dt 20 | -cfl C] [-end_time 3600]\n"
+       "  [-mesh_cells 48,48,20 | -mesh_tets 554394] [-dt 20 | -cfl C] [-end_time 3600]\n"
        "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-foehn_devices 0,1]\n"
        "  [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"

@@ -31,19 +31,23 @@ struct AddArrays {
   FOEHN_HD void operator()(std::size_t i) const { sum[i] += addend[i]; }
 };
 
-// force = u / dt + g theta' / theta0 z_hat at every local node (the momentum right-hand side's
-// pointwise part: the old velocity and the buoyancy of the new theta').
+// force = u^n / dt + g theta'_w / theta0 z_hat at every local node (the momentum right-hand
+// side's pointwise part), theta'_w the time-weighted theta' of the step (Crank-Nicolson at
+// weight 1/2: the buoyancy oscillation is then neither damped nor amplified).
 struct BodyForce {
-  const double* velocity;
-  const double* theta;
+  const double* velocity;   // u^n
+  const double* theta_old;  // theta'^n
+  const double* theta;      // the latest theta' iterate
   double* force;
   double dt;
+  double weight;  // the time weighting: buoyancy of (1 - weight) theta'^n + weight theta'
   double gravity;
   double theta0;
   FOEHN_HD void operator()(std::size_t n) const {
+    const double buoyant = (1.0 - weight) * theta_old[n] + weight * theta[n];
     force[3 * n] = velocity[3 * n] / dt;
     force[3 * n + 1] = velocity[3 * n + 1] / dt;
-    force[3 * n + 2] = velocity[3 * n + 2] / dt + gravity * theta[n] / theta0;
+    force[3 * n + 2] = velocity[3 * n + 2] / dt + gravity * buoyant / theta0;
   }
 };
 

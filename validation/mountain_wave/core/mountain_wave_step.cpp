@@ -180,6 +180,9 @@ StepReport MountainWaveModel::step() {
         op.inverse_dt = 1.0 / dt;
         op.theta = th;
         op.conservative_form = physics_.closed_box;  // exact tracer mass between walls
+        // Open domains: the skew-symmetric form keeps time-centred transport from growing
+        // variance where the projected velocity is not exactly divergence-free.
+        op.skew_symmetric = numerics_.skew_symmetric_transport && !physics_.closed_box;
         op.velocity = fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
         op.tensor = fe::field_ref(s.diffusivity_tensor.data(),
                                   static_cast<std::int64_t>(s.diffusivity_tensor.size()));
@@ -198,9 +201,17 @@ StepReport MountainWaveModel::step() {
         FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -(1 - th) / th, s.s_work.get()));
       }
       if (k == 0) {
-        // theta' is forced by the vertical advection of the background: -w dtheta_bar/dz.
-        FOEHN_PETSC_CHECK(VecPointwiseMult(s.s_work.get(), s.s_w.get(), s.lumped_mass.get()));
-        FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -gradient, s.s_work.get()));
+        // theta' is forced by the vertical advection of the background, -w dtheta_bar/dz, with
+        // w time-weighted like the transport and the buoyancy, and the consistent mass matrix
+        // that weights the buoyancy in the momentum equation: the two exchange terms are then
+        // each other's transpose, so the exchange of kinetic and potential energy is exact.
+        {
+          const petsc::VecArray w_old(s.s_work.get(), petsc::VecAccess::write, stream);
+          s.fields.copy(StridedCopy{s.state.velocity.data() + 2, 3, w_old.data(), 1}, owned);
+        }
+        FOEHN_PETSC_CHECK(VecAXPBY(s.s_work.get(), th, 1 - th, s.s_w.get()));
+        FOEHN_PETSC_CHECK(MatMult(s.mass->mat(), s.s_work.get(), s.s_w.get()));
+        FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -gradient, s.s_w.get()));
       }
       constrain_rhs(*s.tracer_constraints, s.s_rhs.get(), s.tracer_boundary_values[k].get(),
                     stream);
@@ -215,9 +226,10 @@ StepReport MountainWaveModel::step() {
         BoundaryVelocity{velocity.data(), s.inflow_u.data(), s.slope_x.data(), s.slope_y.data(),
                          s.boundary_values.data()},
         nodes);
-    s.fields.body_force(BodyForce{s.state.velocity.data(), s.transported[0].data(),
-                                  s.body_force.data(), dt, physics_.gravity, physics_.theta0},
-                        nodes);
+    s.fields.body_force(
+        BodyForce{s.state.velocity.data(), s.state.theta.data(), s.transported[0].data(),
+                  s.body_force.data(), dt, th, physics_.gravity, physics_.theta0},
+        nodes);
     {
       PhaseTimer timer(times.momentum_matrix);
       fe::MomentumOperator op;

@@ -2,9 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 #include <set>
+#include <vector>
 
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/mountain.hpp"
@@ -76,7 +79,8 @@ TEST_F(DefaultMountainMesh, TerrainNodesLieOnTheBellSurface) {
   EXPECT_EQ(worst, 0.0);
   // The summit is a node (x = y = 0 is on the grid for even cell counts).
   double top_of_terrain = 0.0;
-  for (std::int32_t n : terrain_nodes) top_of_terrain = std::max(top_of_terrain, mesh_->nodes[n][2]);
+  for (std::int32_t n : terrain_nodes)
+    top_of_terrain = std::max(top_of_terrain, mesh_->nodes[n][2]);
   EXPECT_DOUBLE_EQ(top_of_terrain, options.mountain_height);
 }
 
@@ -150,8 +154,76 @@ TEST(MountainMesh, RejectsBadOptionsNamingTheOption) {
   o.vertical_grading = 0.0;
   expect_invalid(o, "vertical_grading");
   o = {};
+  o.mountain_spacing = -1.0;
+  expect_invalid(o, "mountain_spacing");
+  o = {};
+  o.mountain_core = std::numeric_limits<double>::infinity();
+  expect_invalid(o, "mountain_core");
+  o = {};
+  o.horizontal_growth = 0.9;
+  expect_invalid(o, "horizontal_growth");
+  o = {};
   o.cells_x = o.cells_y = o.cells_z = 2000;
   expect_invalid(o, "32-bit");
+}
+
+// Widths of the cells of one axis, and the largest ratio of neighbouring widths.
+struct AxisShape {
+  std::vector<double> widths;
+  double growth = 1;
+  explicit AxisShape(const std::vector<double>& x) {
+    for (std::size_t i = 0; i + 1 < x.size(); ++i) widths.push_back(x[i + 1] - x[i]);
+    for (std::size_t i = 1; i < widths.size(); ++i)
+      growth = std::max({growth, widths[i] / widths[i - 1], widths[i - 1] / widths[i]});
+  }
+};
+
+TEST(MountainAxis, SymmetricWithExactEndsForEvenAndOddCounts) {
+  const MountainMeshOptions o;
+  for (int cells : {1, 2, 7, 24, 48, 49, 200}) {
+    const std::vector<double> x = mountain_axis_coordinates(cells, 60000.0, o);
+    ASSERT_EQ(x.size(), static_cast<std::size_t>(cells) + 1);
+    EXPECT_EQ(x.front(), -30000.0);
+    EXPECT_EQ(x.back(), 30000.0);
+    for (int i = 0; i <= cells; ++i) {
+      EXPECT_EQ(x[i], -x[cells - i]) << cells << " cells, node " << i;
+      if (i > 0) {
+        EXPECT_GT(x[i], x[i - 1]) << cells << " cells, node " << i;
+      }
+    }
+    if (cells % 2 == 0) {
+      EXPECT_EQ(x[cells / 2], 0.0);
+    }
+  }
+}
+
+TEST(MountainAxis, CoreSpacingWhereTheCellsAllowItAndNeverMoreGrowth) {
+  const MountainMeshOptions o;  // 250 m within 1 km, growth 1.15
+  // Enough cells: the core cells are exactly as asked, the growth at most the limit.
+  for (int cells : {48, 64, 96}) {
+    const AxisShape axis(mountain_axis_coordinates(cells, 60000.0, o));
+    const std::size_t middle = axis.widths.size() / 2;
+    for (std::size_t j = middle - 4; j < middle + 4; ++j)
+      EXPECT_NEAR(axis.widths[j], 250.0, 1e-6) << cells << " cells, cell " << j;
+    EXPECT_LE(axis.growth, o.horizontal_growth * (1 + 1e-9)) << cells;
+    EXPECT_GT(axis.widths.front(), 4 * 250.0) << cells << ": the outer cells grow";
+  }
+  // Too few: the core cells widen, still finer than uniform ones, and the growth stays at the
+  // limit.
+  const AxisShape coarse(mountain_axis_coordinates(24, 60000.0, o));
+  EXPECT_GT(coarse.widths[12], 250.0);
+  EXPECT_LT(coarse.widths[12], 2500.0);
+  EXPECT_NEAR(coarse.growth, o.horizontal_growth, 1e-6);
+  // Many: uniform and finer than asked.
+  const AxisShape fine(mountain_axis_coordinates(300, 60000.0, o));
+  EXPECT_NEAR(fine.widths.front(), 200.0, 1e-9);
+  EXPECT_NEAR(fine.growth, 1.0, 1e-12);
+  // mountain_spacing 0: uniform at any count.
+  MountainMeshOptions uniform;
+  uniform.mountain_spacing = 0;
+  const AxisShape flat(mountain_axis_coordinates(24, 60000.0, uniform));
+  EXPECT_NEAR(flat.widths[3], 2500.0, 1e-9);
+  EXPECT_NEAR(flat.growth, 1.0, 1e-12);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ inline constexpr double model_top = 16000.0;
 inline TetMesh make_box_mesh(int cells_x, int cells_y, int cells_z) {
   MountainMeshOptions options;
   options.mountain_height = 0.0;
-  options.horizontal_grading = 1.0;
+  options.mountain_spacing = 0.0;
   options.vertical_grading = 1.0;
   options.cells_x = cells_x;
   options.cells_y = cells_y;
