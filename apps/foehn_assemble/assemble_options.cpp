@@ -172,10 +172,7 @@ void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
       .choice("-foehn_backend", "Where the operator is assembled (auto: the GPU if there is one)",
               &o.assembler.backend, {"cpu", "cuda", "auto"})
       .choice("-foehn_assembly", "CUDA assembly strategy", &o.assembler.strategy,
-              {{"seed", fe::AssemblyStrategy::seed},
-               {"fused_atomic", fe::AssemblyStrategy::fused_atomic},
-               {"fused_map", fe::AssemblyStrategy::fused_map},
-               {"deterministic", fe::AssemblyStrategy::deterministic}});
+              fe::assembly_strategy_choices());
 }
 
 // Host bytes per node of a generated mesh, from its allocation to the written file (a P1 tet

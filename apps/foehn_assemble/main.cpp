@@ -38,7 +38,7 @@ constexpr const char* usage =
     "                                divergence|momentum  [coefficients]\n"
     "                      [-o matrix.mtx] [-rhs_o rhs.mtx] [-petsc_binary file] [-repeat N]\n"
     "                      [-foehn_backend cpu|cuda|auto] "
-    "[-foehn_assembly seed|fused_atomic|fused_map|deterministic]\n"
+    "[-foehn_assembly auto|seed|fused_atomic|fused_map|deterministic|row_gather]\n"
     "Without -i the Mountainwave3D mesh is generated (default 48 x 48 x 40 cells, 552,960 tets).\n"
     "Prints the mesh size, the backend, the matrix shape, nonzeros and Frobenius norm, the time "
     "to\n"

@@ -13,7 +13,8 @@ AssemblyFields make_assembly_fields(const TetMesh& mesh, const Stream& stream) {
   for (std::size_t i = 0; i < n; ++i) {
     const double x = mesh.nodes[i][0], y = mesh.nodes[i][1], z = mesh.nodes[i][2];
     const double kh = 50.0 + 10.0 * std::sin(x * 1e-4), kv = 1.0 + z * 1e-3;
-    const double k[9] = {kh, 0.1 * kh, 0.01 * kv, 0.1 * kh, kh, 0.02 * kv, 0.01 * kv, 0.02 * kv, kv};
+    const double k[9] = {kh,        0.1 * kh,  0.01 * kv, 0.1 * kh, kh,
+                         0.02 * kv, 0.01 * kv, 0.02 * kv, kv};
     for (int c = 0; c < 9; ++c) f.tensor_host[9 * i + c] = k[c];
     f.velocity_host[3 * i + 0] = 10.0 + 1e-4 * z;
     f.velocity_host[3 * i + 1] = 0.5 * std::cos(y * 1e-4);
@@ -74,6 +75,10 @@ double floor_bytes(std::int64_t tets, std::int64_t nodes, std::int64_t nnz, int 
                  8.0 * block_rows * block_cols * z;
   if (with_rhs) bytes += 8.0 * block_rows * n;
   return bytes;
+}
+
+double adjacency_bytes(std::int64_t tets, std::int64_t nodes) {
+  return 16.0 * static_cast<double>(tets) + 4.0 * static_cast<double>(nodes + 1);
 }
 
 }  // namespace foehn::bench

@@ -30,5 +30,8 @@ fe::MomentumOperator momentum_case_host(const AssemblyFields& f);
 // E = tets, N = nodes, nnz = block nonzeros of the node pattern.
 double floor_bytes(std::int64_t tets, std::int64_t nodes, std::int64_t nnz, int field_components,
                    int block_rows, int block_cols, bool with_rhs);
+// What row_gather reads on top of the floor: the node -> element adjacency, one 4-byte entry
+// per (element, vertex) and 4-byte offsets per node.
+double adjacency_bytes(std::int64_t tets, std::int64_t nodes);
 
 }  // namespace foehn::bench

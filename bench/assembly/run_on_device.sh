@@ -35,14 +35,16 @@ fi
 
 if [[ $what == profile ]]; then
   # Nsight Compute on the fused and deterministic kernels of the diffusion case, and block 128.
-  $run ncu --kernel-name regex:'fused_assembly_kernel|element_matrices_kernel|ordered_sum' \
-    --launch-skip 0 --launch-count 8 --section SpeedOfLight --section Occupancy \
-    --section MemoryWorkloadAnalysis --section LaunchStats \
+  # The FLOP counters (double add, mul, fma instructions) give the roofline of each kernel.
+  $run ncu --kernel-name regex:'fused_assembly_kernel|element_matrices_kernel|ordered_sum|row_gather_kernel' \
+    --launch-skip 0 --launch-count 20 --section SpeedOfLight --section Occupancy \
+    --section MemoryWorkloadAnalysis --section LaunchStats --section ComputeWorkloadAnalysis \
+    --metrics sm__sass_thread_inst_executed_op_dadd_pred_on.sum,sm__sass_thread_inst_executed_op_dmul_pred_on.sum,sm__sass_thread_inst_executed_op_dfma_pred_on.sum,dram__bytes.sum,lts__t_bytes.sum \
     bench_assembly --sizes "$sizes" --numberings natural --repeats 1 --warmups 0 \
     --cpu-max-tets 0 --out-dir /tmp >"$out/ncu.log" 2>&1
-  grep -E 'fused_assembly_kernel|element_matrices|ordered_sum|Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Duration|L2 Hit|L1/TEX Hit|Compute \(SM\)' "$out/ncu.log" | head -120
+  grep -E 'fused_assembly_kernel|element_matrices|ordered_sum|row_gather_kernel|op_d|dram__bytes|lts__t_bytes|Memory Throughput|DRAM Throughput|Achieved Occupancy|Registers Per|Duration|L2 Hit|L1/TEX Hit|Compute \(SM\)' "$out/ncu.log" | head -120
   $run bench_assembly --sizes "$sizes" --numberings natural --repeats 20 --block-size 128 \
-    --cpu-max-tets 0 --out-dir /tmp 2>&1 | grep -E 'fused|determ'
+    --cpu-max-tets 0 --out-dir /tmp 2>&1 | grep -E 'fused|determ|row_gather'
 fi
 
 if [[ $what == bench || $what == all ]]; then

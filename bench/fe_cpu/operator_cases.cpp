@@ -109,14 +109,14 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
   const fe::CsrPattern& pattern = *assembler.pattern();
   const std::int32_t* row_offsets = pattern.row_offsets.data();
   const std::int32_t* column_indices = pattern.column_indices.data();
-  const AssemblyByteModel bytes =
-      assembly_byte_model(R, C, field_doubles_per_node, pattern, tets);
+  const AssemblyByteModel bytes = assembly_byte_model(R, C, field_doubles_per_node, pattern, tets);
 
   // Reference: Foehn's CPU assembly, computed once before anything is timed.
   fe::BlockCsrMatrix reference = assembler.create_matrix<Op>();
   assembler.assemble(op, reference);
   const fe::PointCsr reference_csr = fe::to_point_csr(reference);
-  const std::vector<ElementMatrix> stored = compute_element_matrices<Op, ElementMatrix>(assembler, op);
+  const std::vector<ElementMatrix> stored =
+      compute_element_matrices<Op, ElementMatrix>(assembler, op);
 
   fe::BlockCsrMatrix scattered = assembler.create_matrix<Op>();
   fe::BlockCsrMatrix assembled = assembler.create_matrix<Op>();
@@ -131,7 +131,8 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
       for (int i = 0; i < 4; ++i) coo_values.insert(coo_values.end(), a.a[i], a.a[i] + 4);
   }
 
-  const auto element = [&](std::int64_t e, fe::ElementContextFor<typename Op::Rule>& ctx, ElementMatrix& a) {
+  const auto element = [&](std::int64_t e, fe::ElementContextFor<typename Op::Rule>& ctx,
+                           ElementMatrix& a) {
     ElementVector b;
     if (!fe::prepare_element(coords, conn, e, ctx))
       fail(ErrorCategory::invalid_input, "tet ", e, " is degenerate");
@@ -167,10 +168,9 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
   bodies.push_back([&] {
     scattered.set_zero();
     for (std::int64_t e = 0; e < tets; ++e)
-      fe::scatter_element_matrix<R, C>(row_offsets, column_indices, scattered.values.data(),
-                                       fe::ele_nodes<4>(conn, e),
-                                       StoredElement<R, C>{&stored[static_cast<std::size_t>(e)]},
-                                       fe::PlainAdd{});
+      fe::scatter_element_matrix<R, C>(
+          row_offsets, column_indices, scattered.values.data(), fe::ele_nodes<4>(conn, e),
+          StoredElement<R, C>{&stored[static_cast<std::size_t>(e)]}, fe::PlainAdd{});
   });
   // (4) PETSc insertion alone, of the same stored element matrices.
   variants.push_back(petsc + "_insert_only");
@@ -199,9 +199,21 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
   // sets every entry to the sum of its duplicates, so no zeroing is needed).
   if (with_coo) {
     variants.push_back("peer_petsc_coo_insert_only");
-    bodies.push_back([&] {
-      FOEHN_PETSC_CHECK(MatSetValuesCOO(coo->get(), coo_values.data(), INSERT_VALUES));
-    });
+    bodies.push_back(
+        [&] { FOEHN_PETSC_CHECK(MatSetValuesCOO(coo->get(), coo_values.data(), INSERT_VALUES)); });
+  }
+
+  // (7, 8) the row-block gather (bitwise the serial assembly) on one thread and on all cores.
+  fe::BlockCsrMatrix gathered_one = assembler.create_matrix<Op>();
+  fe::BlockCsrMatrix gathered_all = assembler.create_matrix<Op>();
+  std::size_t row_gather_index = 0;
+  if (settings.row_gather_one_core && settings.row_gather_all_cores) {
+    row_gather_index = bodies.size();
+    variants.push_back("foehn_row_gather_1core");
+    bodies.push_back([&] { settings.row_gather_one_core->assemble(op, gathered_one.values, {}); });
+    variants.push_back("foehn_row_gather_" +
+                       std::to_string(settings.row_gather_all_cores->threads()) + "threads");
+    bodies.push_back([&] { settings.row_gather_all_cores->assemble(op, gathered_all.values, {}); });
   }
 
   // (4) and (5) share one PETSc matrix: each body starts with MatZeroEntries, and the check
@@ -220,10 +232,16 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
   // Foehn's own assembly against the independent PETSc result of (5).
   errors[1] = peer.relative_difference(fe::to_point_csr(assembled));
   if (with_coo) check_peer(5, *coo);
+  // The gather must be the serial assembly bit for bit: any difference fails the case.
+  if (row_gather_index > 0) {
+    errors[row_gather_index] = gathered_one.values == assembled.values ? 0.0 : 1.0;
+    errors[row_gather_index + 1] = gathered_all.values == assembled.values ? 0.0 : 1.0;
+  }
 
-  const std::vector<double> model_bytes = {bytes.kernel,         bytes.full_assembly,
-                                           bytes.scatter_stored, bytes.scatter_stored,
-                                           bytes.full_assembly,  bytes.scatter_stored};
+  std::vector<double> model_bytes = {bytes.kernel, bytes.full_assembly, bytes.scatter_stored,
+                                     bytes.scatter_stored, bytes.full_assembly};
+  if (with_coo) model_bytes.push_back(bytes.scatter_stored);
+  if (row_gather_index > 0) model_bytes.insert(model_bytes.end(), 2, bytes.full_assembly);
   std::vector<BenchCase> cases;
   for (std::size_t k = 0; k < bodies.size(); ++k) {
     BenchCase c;
@@ -247,23 +265,24 @@ std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler& assembler, con
   };
   compare(1, 4);
   compare(2, 3);
+  if (row_gather_index > 0) {
+    compare(row_gather_index, 4);
+    compare(row_gather_index + 1, 1);  // all cores against the serial loop on one
+  }
   return cases;
 }
 
 template std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler&,
-                                                   const fe::DiffusionOperator&,
+                                                   const fe::DiffusionOperator&, const std::string&,
+                                                   int, const std::string&, const CaseSettings&);
+template std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler&, const fe::MassOperator&,
                                                    const std::string&, int, const std::string&,
                                                    const CaseSettings&);
 template std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler&,
-                                                   const fe::MassOperator&, const std::string&,
+                                                   const fe::AdvectionOperator&, const std::string&,
                                                    int, const std::string&, const CaseSettings&);
 template std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler&,
-                                                   const fe::AdvectionOperator&,
-                                                   const std::string&, int, const std::string&,
-                                                   const CaseSettings&);
-template std::vector<BenchCase> run_operator_cases(const fe::CpuAssembler&,
-                                                   const fe::MomentumOperator&,
-                                                   const std::string&, int, const std::string&,
-                                                   const CaseSettings&);
+                                                   const fe::MomentumOperator&, const std::string&,
+                                                   int, const std::string&, const CaseSettings&);
 
 }  // namespace foehn::bench

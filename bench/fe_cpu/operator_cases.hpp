@@ -18,6 +18,9 @@ struct CaseSettings {
   int repeats = 5;
   std::optional<double> copy_bandwidth_gbs;  // for fraction_of_copy_bw
   bool petsc_coo = true;                     // the MatSetValuesCOO peer (scalar operators)
+  // The row-block gather on the same mesh: on one thread and on every core (OpenMP's default).
+  const fe::CpuAssembler* row_gather_one_core = nullptr;
+  const fe::CpuAssembler* row_gather_all_cores = nullptr;
 };
 
 // A case only counts when its check is below this: every matrix here is summed in element

@@ -3,7 +3,9 @@
 
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
+#include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/reduce.h>
 #include <thrust/sequence.h>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -56,6 +58,17 @@ __global__ void slot_map_kernel(const std::int32_t* __restrict__ tets, std::int6
   for (int i = 0; i < 4; ++i)
     for (int j = 0; j < 4; ++j)
       slot_map[t * 16 + i * 4 + j] = block_slot(row_offsets, column_indices, n[i], n[j]);
+}
+
+// counts[b] = number of pattern slots of rows [b * rows_per_block, (b + 1) * rows_per_block).
+__global__ void block_slot_counts_kernel(const std::int32_t* __restrict__ row_offsets,
+                                         std::int64_t node_count, int rows_per_block,
+                                         std::int64_t blocks, std::int32_t* __restrict__ counts) {
+  const std::int64_t b = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+  if (b >= blocks) return;
+  const std::int64_t first = b * rows_per_block;
+  const std::int64_t last = std::min<std::int64_t>(first + rows_per_block, node_count);
+  counts[b] = row_offsets[last] - row_offsets[first];
 }
 
 // Sorts `keys` (values 0 .. key_count-1, with their positions as payload, stably) and returns
@@ -142,8 +155,58 @@ void CudaAssembler::Impl::build_contribution_lists() {
   if (!slot_contributions.empty() || tet_count == 0) return;
   build_slot_map();
   group_by_key(slot_map, nnz, slot_contribution_offsets, slot_contributions, *stream);
-  group_by_key(tets, node_count, node_contribution_offsets, node_contributions, *stream);
+  build_node_contributions();
   stream->synchronize();
+}
+
+// The node -> element adjacency: for each node, e * 4 + (its vertex number in e), in ascending
+// element order (a stable sort of the connectivity by node), built on the device.
+void CudaAssembler::Impl::build_node_contributions() {
+  if (!node_contributions.empty() || tet_count == 0) return;
+  group_by_key(tets, node_count, node_contribution_offsets, node_contributions, *stream);
+}
+
+RowGatherLaunch CudaAssembler::Impl::row_gather_launch(int values_per_slot) {
+  if (auto found = row_gather_launches.find(values_per_slot); found != row_gather_launches.end())
+    return found->second;
+  build_node_contributions();
+  int device = 0, opt_in_limit = 0;
+  FOEHN_CUDA_CHECK(cudaGetDevice(&device));
+  FOEHN_CUDA_CHECK(
+      cudaDeviceGetAttribute(&opt_in_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  auto shared_bytes_for = [&](int rows_per_block) {
+    const std::int64_t blocks = (node_count + rows_per_block - 1) / rows_per_block;
+    DeviceArray<std::int32_t> counts(blocks, *stream);
+    block_slot_counts_kernel<<<grid_for(blocks), options.block_size, 0, native_stream()>>>(
+        row_offsets.data(), node_count, rows_per_block, blocks, counts.data());
+    FOEHN_CUDA_CHECK_LAUNCH("block_slot_counts_kernel");
+    // A value, not an iterator: the counts are device memory the host cannot dereference.
+    const std::int32_t most =
+        thrust::reduce(thrust::cuda::par.on(native_stream()), counts.data(), counts.data() + blocks,
+                       std::int32_t{0}, thrust::maximum<std::int32_t>());
+    return static_cast<std::size_t>(most) * values_per_slot * sizeof(double);
+  };
+  // The widest block whose values fit the default 48 KiB of shared memory; failing that, the
+  // narrowest that fits the opt-in limit; failing that (rows of hundreds of neighbours), no
+  // shared memory. Threads per SM are bounded by the shared memory either way, so the width
+  // matters little once it fits.
+  RowGatherLaunch launch{128, 0};
+  bool chosen = false;
+  for (int rows : {128, 64, 32}) {
+    const std::size_t bytes = shared_bytes_for(rows);
+    if (bytes <= 48 * 1024) {
+      launch = {rows, std::max<std::size_t>(bytes, sizeof(double))};
+      chosen = true;
+      break;
+    }
+    if (rows == 32 && bytes <= static_cast<std::size_t>(opt_in_limit)) {
+      launch = {rows, bytes};
+      chosen = true;
+    }
+  }
+  if (!chosen) launch = {128, 0};
+  row_gather_launches[values_per_slot] = launch;
+  return launch;
 }
 
 CudaAssembler::CudaAssembler(const TetMesh& mesh, const Stream& stream, CudaAssemblyOptions options)
@@ -230,6 +293,9 @@ CsrPattern CudaAssembler::download_pattern() const {
 void CudaAssembler::prepare(AssemblyStrategy strategy) {
   if (strategy == AssemblyStrategy::fused_map) impl_->build_slot_map();
   if (strategy == AssemblyStrategy::deterministic) impl_->build_contribution_lists();
+  if (strategy == AssemblyStrategy::row_gather) {
+    for (int values_per_slot : {1, 3, 9}) impl_->row_gather_launch(values_per_slot);
+  }
 }
 
 std::size_t CudaAssembler::setup_bytes() const noexcept {

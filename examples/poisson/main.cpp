@@ -46,10 +46,10 @@ Options read_options() {
 
 void run() {
   const Options o = read_options();
-  // -foehn_backend (default auto) and -foehn_assembly (default fused_atomic), unprefixed as in
-  // every Foehn program; a wrong value is bad input naming the option and the accepted values.
+  // -foehn_backend (default auto) and -foehn_assembly (default auto: deterministic), unprefixed as
+  // in every Foehn program; a wrong value is bad input naming the option and the accepted values.
   fe::AssemblerOptions assembly = petsc::assembler_options_from_database(
-      PETSC_COMM_WORLD, "", {.backend = "auto", .strategy = fe::AssemblyStrategy::fused_atomic});
+      PETSC_COMM_WORLD, "", {.backend = "auto", .strategy = fe::default_assembly_strategy});
   const auto handoff = petsc::matrix_handoff_options_from_database(PETSC_COMM_WORLD, "poisson_");
   std::string solver_description;
   {

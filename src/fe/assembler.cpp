@@ -23,7 +23,9 @@ Assembler::Assembler(const TetMesh& mesh, const AssemblerOptions& options)
     pattern_ = std::make_shared<const CsrPattern>(cuda_->download_pattern());
     cuda_->prepare(strategy_);
   } else {
-    cpu_ = std::make_unique<CpuAssembler>(mesh, CpuAssemblyOptions{options.use_slot_map});
+    cpu_ = std::make_unique<CpuAssembler>(
+        mesh,
+        CpuAssemblyOptions{.use_slot_map = options.use_slot_map, .threads = options.cpu_threads});
     pattern_ = cpu_->pattern();
   }
 }

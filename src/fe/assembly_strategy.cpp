@@ -5,19 +5,34 @@ namespace foehn::fe {
 
 std::string_view to_string(AssemblyStrategy strategy) {
   switch (strategy) {
-    case AssemblyStrategy::seed: return "seed";
-    case AssemblyStrategy::fused_atomic: return "fused_atomic";
-    case AssemblyStrategy::fused_map: return "fused_map";
-    case AssemblyStrategy::deterministic: return "deterministic";
+    case AssemblyStrategy::seed:
+      return "seed";
+    case AssemblyStrategy::fused_atomic:
+      return "fused_atomic";
+    case AssemblyStrategy::fused_map:
+      return "fused_map";
+    case AssemblyStrategy::deterministic:
+      return "deterministic";
+    case AssemblyStrategy::row_gather:
+      return "row_gather";
   }
   return "unknown";
 }
 
+std::vector<std::pair<std::string, AssemblyStrategy>> assembly_strategy_choices() {
+  std::vector<std::pair<std::string, AssemblyStrategy>> choices{
+      {"auto", default_assembly_strategy}};
+  for (AssemblyStrategy s : all_assembly_strategies)
+    choices.emplace_back(std::string(to_string(s)), s);
+  return choices;
+}
+
 AssemblyStrategy parse_assembly_strategy(std::string_view name) {
+  if (name == "auto") return default_assembly_strategy;
   for (AssemblyStrategy s : all_assembly_strategies)
     if (name == to_string(s)) return s;
   fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name,
-       "' (valid: seed, fused_atomic, fused_map, deterministic)");
+       "' (valid: auto, seed, fused_atomic, fused_map, deterministic, row_gather)");
 }
 
 }  // namespace foehn::fe

@@ -1,5 +1,9 @@
 #include "foehn/fe/cpu_assembler.hpp"
 
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
 #include "foehn/fe/cpu_assembly.hpp"
 #include "foehn/fe/operator_list.hpp"
 
@@ -20,6 +24,16 @@ CpuAssembler::CpuAssembler(const TetMesh& mesh, CpuAssemblyOptions options)
               block_slot(pattern_->row_offsets.data(), pattern_->column_indices.data(),
                          mesh.tets[t][i], mesh.tets[t][j]);
   }
+  if (options.threads < 0)
+    fail(ErrorCategory::invalid_input, "CPU assembly: ", options.threads,
+         " threads (1: serial, 0: OpenMP's default, n > 1: row-block gather)");
+#if defined(_OPENMP)
+  threads_ = options.threads == 0 ? omp_get_max_threads() : options.threads;
+#else
+  threads_ = 1;  // built without OpenMP: the gather (if asked for) runs on one thread
+#endif
+  if (threads_ > 1 || options.row_blocks)
+    row_blocks_ = build_row_block_layout(tets_, node_count(), options.rows_per_block);
 }
 
 }  // namespace foehn::fe

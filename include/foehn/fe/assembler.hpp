@@ -33,10 +33,11 @@ enum class Memory { host, device };
 std::string_view to_string(Memory memory);
 
 struct AssemblerOptions {
-  std::string backend = "auto";                             // cpu, cuda or auto
-  AssemblyStrategy strategy = AssemblyStrategy::fused_map;  // CUDA backend
+  std::string backend = "auto";                           // cpu, cuda or auto
+  AssemblyStrategy strategy = default_assembly_strategy;  // CUDA backend
   CUstream_st* stream = nullptr;  // CUDA: a stream the caller owns (cudaStream_t); null: own one
   bool use_slot_map = true;       // CPU backend (CpuAssemblyOptions)
+  int cpu_threads = 1;            // CPU backend: 1 serial, 0 OpenMP's default, n (row gather)
   CudaAssemblyOptions cuda{};
   std::ostream* notice = nullptr;  // where "auto" says why it uses the CPU, if it does
 };

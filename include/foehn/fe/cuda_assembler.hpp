@@ -1,6 +1,6 @@
 #pragma once
-// The CUDA backend of the FE core: the operators of operators.hpp assembled on the GPU, one
-// thread per element, with four interchangeable strategies that produce the same matrix:
+// The CUDA backend of the FE core: the operators of operators.hpp assembled on the GPU, with
+// five interchangeable strategies that produce the same matrix:
 //
 //   seed           the published pipeline, kernel by kernel: gather element-local arrays,
 //                  transform_to_physical writing shape derivatives and detwei per quadrature
@@ -12,6 +12,10 @@
 //   deterministic  no atomics: element matrices to a buffer, then every nonzero sums its
 //                  contributions in element order, exactly as the CPU reference does; compiled
 //                  without FMA contraction, so the result is bitwise identical to the CPU.
+//   row_gather     no atomics, no buffer: one thread per (block) row recomputes the elements
+//                  around its node in element order and writes each nonzero once; bitwise
+//                  identical to the CPU like deterministic, with no element buffer, but
+//                  computing every element four times (slower than deterministic on the H100).
 //
 // Fields of an operator passed here must be in device memory (DeviceArray::data()).
 // No CUDA header is included: the header compiles in CPU-only builds, where every call throws
@@ -20,7 +24,10 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "foehn/fe/block_csr_matrix.hpp"
 #include "foehn/fe/device_block_csr_matrix.hpp"
@@ -31,14 +38,27 @@
 
 namespace foehn::fe {
 
-enum class AssemblyStrategy { seed, fused_atomic, fused_map, deterministic };
+enum class AssemblyStrategy { seed, fused_atomic, fused_map, deterministic, row_gather };
+
+// What `-foehn_assembly auto` (every program's default) selects: the fastest strategy measured
+// by bench/assembly on the H100 at 10 M tets for both the CSR and the 3x3 BCSR operators, in
+// natural and reordered numbering (docs/fe_assembly.md has the table), which is also bitwise
+// equal to the CPU reference.
+inline constexpr AssemblyStrategy default_assembly_strategy = AssemblyStrategy::deterministic;
 
 std::string_view to_string(AssemblyStrategy strategy);
-// "seed", "fused_atomic", "fused_map", "deterministic"; anything else is invalid_input.
+// "seed", "fused_atomic", "fused_map", "deterministic", "row_gather", or "auto" (the
+// default_assembly_strategy); anything else is invalid_input.
 AssemblyStrategy parse_assembly_strategy(std::string_view name);
 inline constexpr AssemblyStrategy all_assembly_strategies[] = {
     AssemblyStrategy::seed, AssemblyStrategy::fused_atomic, AssemblyStrategy::fused_map,
-    AssemblyStrategy::deterministic};
+    AssemblyStrategy::deterministic, AssemblyStrategy::row_gather};
+// Whether the strategy's sums are the CPU reference's, bit for bit (no atomics, element order).
+constexpr bool bitwise_equal_to_cpu(AssemblyStrategy strategy) {
+  return strategy == AssemblyStrategy::deterministic || strategy == AssemblyStrategy::row_gather;
+}
+// The names an option may take: "auto" (default_assembly_strategy), then every strategy.
+std::vector<std::pair<std::string, AssemblyStrategy>> assembly_strategy_choices();
 
 // Per-stage times of the seed pipeline (milliseconds, summed over calls), for the published
 // breakdown: events between the stages, and a wait for the last one at the end of every

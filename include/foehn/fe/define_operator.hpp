@@ -25,13 +25,15 @@
 #include "foehn/fe/cuda/assembler_dispatch.cuh"
 #include "foehn/fe/cuda/deterministic_strategy.cuh"
 #include "foehn/fe/cuda/fused_strategy.cuh"
+#include "foehn/fe/cuda/row_gather_strategy.cuh"
 #include "foehn/fe/cuda/seed_strategy.cuh"
-#define FOEHN_DEFINE_OPERATOR(Op)     \
-  FOEHN_INSTANTIATE_CPU_ASSEMBLY(Op)  \
-  FOEHN_INSTANTIATE_CUDA_DISPATCH(Op) \
-  FOEHN_INSTANTIATE_CUDA_SEED(Op)     \
-  FOEHN_INSTANTIATE_CUDA_FUSED(Op)    \
-  FOEHN_INSTANTIATE_CUDA_DETERMINISTIC(Op)
+#define FOEHN_DEFINE_OPERATOR(Op)          \
+  FOEHN_INSTANTIATE_CPU_ASSEMBLY(Op)       \
+  FOEHN_INSTANTIATE_CUDA_DISPATCH(Op)      \
+  FOEHN_INSTANTIATE_CUDA_SEED(Op)          \
+  FOEHN_INSTANTIATE_CUDA_FUSED(Op)         \
+  FOEHN_INSTANTIATE_CUDA_DETERMINISTIC(Op) \
+  FOEHN_INSTANTIATE_CUDA_ROW_GATHER(Op)
 #elif FOEHN_HAVE_CUDA
 #define FOEHN_DEFINE_OPERATOR(Op)                                                             \
   static_assert(sizeof(Op) == 0,                                                              \

@@ -74,7 +74,7 @@ struct Numerics {
   // period at c = 0.02, 0.9% at 0.002, dt = 20 s), so it is kept small.
   double stabilisation_coefficient = 0.002;
   Backend backend = Backend::cpu;
-  fe::AssemblyStrategy strategy = fe::AssemblyStrategy::fused_atomic;
+  fe::AssemblyStrategy strategy = fe::default_assembly_strategy;
   SolvePlacement solves = SolvePlacement::automatic;
 };
 

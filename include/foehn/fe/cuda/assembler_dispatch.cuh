@@ -41,6 +41,8 @@ void CudaAssembler::assemble(const Op& op, const DeviceAssemblyTarget& target,
     case AssemblyStrategy::deterministic:
       impl_->build_contribution_lists();
       return assemble_deterministic(*impl_, op, target);
+    case AssemblyStrategy::row_gather:
+      return assemble_row_gather(*impl_, op, target);
   }
 }
 

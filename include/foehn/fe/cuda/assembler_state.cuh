@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <map>
 
 #include "foehn/fe/cuda_assembler.hpp"
 #include "foehn/fe/element_scatter.hpp"
@@ -15,6 +16,14 @@
 #include "foehn/runtime/cuda_check.hpp"
 
 namespace foehn::fe {
+
+// How row_gather launches for blocks of W values per slot: rows per thread block and the
+// dynamic shared memory holding the block's values (0: the rows are too long for shared
+// memory, and every thread accumulates in its own row of the target).
+struct RowGatherLaunch {
+  int rows_per_block = 128;
+  std::size_t shared_bytes = 0;
+};
 
 struct CudaAssembler::Impl {
   const Stream* stream = nullptr;
@@ -34,6 +43,8 @@ struct CudaAssembler::Impl {
   DeviceArray<std::int32_t> slot_contributions;
   DeviceArray<std::int32_t> node_contribution_offsets;
   DeviceArray<std::int32_t> node_contributions;
+  // row_gather: launch shape per values-per-slot (1, 3, 9), chosen once per mesh.
+  std::map<int, RowGatherLaunch> row_gather_launches;
 
   cudaStream_t native_stream() const { return native(*stream); }
   unsigned grid_for(std::int64_t threads) const {
@@ -43,6 +54,8 @@ struct CudaAssembler::Impl {
   void build_pattern();
   void build_slot_map();
   void build_contribution_lists();
+  void build_node_contributions();
+  RowGatherLaunch row_gather_launch(int values_per_slot);
 };
 
 // The scatter policy of the atomic strategies: atomicAdd on the device (the host branch only
@@ -77,7 +90,8 @@ __device__ void element_result(const Op& op, const double* __restrict__ coordina
     poison_element(element);
 }
 
-// Strategy entry points (seed_strategy.cuh, fused_strategy.cuh, deterministic_strategy.cuh).
+// Strategy entry points (seed_strategy.cuh, fused_strategy.cuh, deterministic_strategy.cuh,
+// row_gather_strategy.cuh).
 // The target's sizes have been checked.
 template <class Op>
 void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target);
@@ -87,6 +101,9 @@ void assemble_fused(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembl
 template <class Op>
 void assemble_deterministic(CudaAssembler::Impl& impl, const Op& op,
                             const DeviceAssemblyTarget& target);
+template <class Op>
+void assemble_row_gather(CudaAssembler::Impl& impl, const Op& op,
+                         const DeviceAssemblyTarget& target);
 
 // Zeroes the target's values (and right-hand side) on the assembler's stream: the atomic
 // strategies add into them.
