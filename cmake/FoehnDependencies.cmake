@@ -103,6 +103,10 @@ foehn_require(RANDOM123_FOUND "Random123 (Random123/philox.h)" "librandom123-dev
 find_package(nlohmann_json 3 QUIET)
 foehn_require(nlohmann_json_FOUND "nlohmann-json 3 (JSON mechanism files)" "nlohmann-json3-dev")
 
+# yaml-cpp: OpenAtmos v1 mechanisms in YAML, read in the chemistry's formats/ folder only.
+find_package(yaml-cpp QUIET)
+foehn_require(yaml-cpp_FOUND "yaml-cpp (YAML mechanism files)" "libyaml-cpp-dev")
+
 # SUNDIALS (CVODE with KLU and dense LU): the chemistry's independent reference integrator. Linked
 # only by the separate library foehn_chemistry_cvode, never by libfoehn. 6.x only: SUNDIALS 7
 # changed SUNContext_Create and removed the CVODE error handler hook that the reference uses.
@@ -126,3 +130,22 @@ if(FOEHN_BUILD_BENCH)
   find_package(benchmark QUIET)
   foehn_require(benchmark_FOUND "Google Benchmark" "libbenchmark-dev")
 endif()
+
+# OpenMP (GCC's libgomp, part of build-essential) on the named sources of libfoehn only: the
+# flag goes on those files and the runtime is linked, but not the imported OpenMP target, which
+# would put -fopenmp on every C++ source of the library. Without OpenMP the pragmas are ignored
+# and the loops run on one thread with the same results, unless REQUIRED_BY names what cannot
+# do without it.
+#   foehn_openmp_sources(SOURCES a.cpp b.cpp [REQUIRED_BY "the chemistry solver"])
+function(foehn_openmp_sources)
+  cmake_parse_arguments(arg "" "REQUIRED_BY" "SOURCES" ${ARGN})
+  find_package(OpenMP COMPONENTS CXX)
+  if(OpenMP_CXX_FOUND)
+    set_source_files_properties(${arg_SOURCES} TARGET_DIRECTORY foehn
+                                PROPERTIES COMPILE_OPTIONS "${OpenMP_CXX_FLAGS}")
+    target_link_libraries(foehn PRIVATE ${OpenMP_CXX_LIBRARIES})
+  elseif(arg_REQUIRED_BY)
+    message(FATAL_ERROR "OpenMP (libgomp, part of build-essential's GCC) is required by "
+                        "${arg_REQUIRED_BY}")
+  endif()
+endfunction()

@@ -1,6 +1,7 @@
 #include "box_options.hpp"
 
 #include <petscsys.h>
+#include <filesystem>
 
 #include <algorithm>
 #include <climits>
@@ -86,6 +87,15 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .integer("-synthetic_reactions", "synthetic mechanism: reactions", &o.synthetic_reactions,
                {1, 1000000})
       .integer("-synthetic_seed", "synthetic mechanism: seed", &o.synthetic_seed, seed_range)
+      .output_file("-write_mechanism",
+                   "Write the mechanism read to this file (.json, .yaml/.yml: OpenAtmos v1 YAML); "
+                   "without -duration, only that",
+                   &o.write_mechanism, {".json", ".yaml", ".yml"})
+      .choice("-write_mechanism_schema",
+              "Schema of a .json -write_mechanism: openatmos_v1 (MICM) or foehn",
+              &o.write_mechanism_schema,
+              {{"openatmos_v1", BoxOptions::MechanismSchema::openatmos_v1},
+               {"foehn", BoxOptions::MechanismSchema::foehn}})
       // Cells and their initial state.
       .integer("-cells", "Number of independent cells (boxes)", &o.cells, cell_range)
       .choice("-case",
@@ -227,6 +237,20 @@ void check_mechanism_and_case(const OptionTable& table, BoxOptions& o, const Raw
 }
 
 void check_time_and_output(const OptionTable& table, BoxOptions& o) {
+  reject_unless(table, !o.write_mechanism.empty(), "-write_mechanism_schema",
+                "-write_mechanism FILE");
+  if (!o.write_mechanism.empty()) {
+    require_output_file_not_folder("-write_mechanism", o.write_mechanism);
+    const std::string extension = std::filesystem::path(o.write_mechanism).extension().string();
+    if (o.write_mechanism_schema == BoxOptions::MechanismSchema::foehn && extension != ".json")
+      fail(ErrorCategory::invalid_input,
+           "-write_mechanism_schema foehn needs a .json -write_mechanism (", o.write_mechanism,
+           ")");
+    if (!table.was_set("-duration")) {
+      o.convert_only = true;
+      return;
+    }
+  }
   if (!table.was_set("-duration"))
     fail(ErrorCategory::invalid_input, "-duration S is required: the simulated time, s");
   if (!table.was_set("-chem_step")) o.chem_step = o.duration;

@@ -25,6 +25,12 @@ struct BoxOptions {
   std::string mechanism;
   int synthetic_species = 80, synthetic_reactions = 190;
   std::uint64_t synthetic_seed = 1;
+  // -write_mechanism: the mechanism read, written out (conversion between formats); without
+  // -duration nothing is integrated.
+  std::string write_mechanism;
+  enum class MechanismSchema { openatmos_v1, foehn };
+  MechanismSchema write_mechanism_schema = MechanismSchema::openatmos_v1;
+  bool convert_only = false;
 
   // Initial state of every cell.
   std::int64_t cells = 1;

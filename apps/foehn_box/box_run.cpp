@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string_view>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "foehn/chemistry/cuda_chemistry.hpp"
 #include "foehn/chemistry/split_chemistry.hpp"
+#include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/memory_budget.hpp"
 #include "foehn/runtime/stream.hpp"
@@ -144,6 +146,17 @@ Mechanism load_mechanism(BoxOptions& o) {
   if (o.absolute_tolerance > 0.0)
     o.solver.absolute_tolerance.assign(mechanism.species.size(), o.absolute_tolerance);
   return mechanism;
+}
+
+void write_mechanism_file(const Mechanism& mechanism, const BoxOptions& o) {
+  const std::filesystem::path path(o.write_mechanism);
+  const std::string text = path.extension() != ".json" ? mechanism_to_openatmos_v1_yaml(mechanism)
+                           : o.write_mechanism_schema == BoxOptions::MechanismSchema::foehn
+                               ? mechanism_to_json(mechanism) + "\n"
+                               : mechanism_to_openatmos_v1_json(mechanism) + "\n";
+  AtomicOutputFile file(path);
+  file.stream() << text;
+  file.commit();
 }
 
 ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& o) {

@@ -17,6 +17,8 @@ namespace foehn::app {
 // The JSON file of -mechanism, or the synthetic mechanism. Also fills the absolute tolerance
 // vector of o.solver when -chem_atol was given.
 chemistry::Mechanism load_mechanism(BoxOptions& o);
+// -write_mechanism: the schema its extension and -write_mechanism_schema name, written atomically.
+void write_mechanism_file(const chemistry::Mechanism& mechanism, const BoxOptions& o);
 
 // Every cell's temperature, pressure, concentrations and external rates (validated).
 // Names of -concentrations / -external_rates that the mechanism lacks are invalid_input, and

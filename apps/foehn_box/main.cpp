@@ -26,7 +26,10 @@ constexpr const char* usage =
     "(a control file: -options_file box.opts)\n"
     "Every cell is integrated independently with an adaptive Rosenbrock method over chemistry\n"
     "steps of -chem_step seconds; rows time,cell,<species in mechanism order> go to -output.\n"
-    "Units: T in K, P in Pa, concentrations in molecule cm^-3, time in s (docs/chemistry.md).\n"
+    "Mechanisms: Foehn JSON, OpenAtmos v1 (.json with \"version\", .yaml), KPP (.def/.eqn).\n"
+    "Units: T in K, P in Pa, time in s, concentrations in the mechanism's unit (molecule cm^-3;\n"
+    "mol m^-3 for OpenAtmos v1 files unless they say otherwise) (docs/chemistry.md).\n"
+    "conversion: foehn-box -mechanism m.def -write_mechanism m.yaml   (no -duration: only that)\n"
     "examples: foehn-box -mechanism data/mechanisms/robertson.json -concentrations A=1 -duration "
     "40\n"
     "              -chem_method rodas4 -chem_rtol 1e-8 -chem_atol 1e-14 -output robertson.csv\n"
@@ -119,6 +122,14 @@ void run_box() {
   const Stopwatch wall;
 
   const Mechanism mechanism = load_mechanism(o);
+  if (!o.write_mechanism.empty()) {
+    write_mechanism_file(mechanism, o);
+    std::printf("foehn-box: mechanism '%s' (%zu species, %zu reactions, %s) written to %s\n",
+                mechanism.name.c_str(), mechanism.species.size(), mechanism.reactions.size(),
+                std::string(concentration_unit_name(mechanism.concentration_unit)).c_str(),
+                o.write_mechanism.c_str());
+    if (o.convert_only) return;
+  }
   const PreparedMechanism prepared = prepare_mechanism(mechanism, o.solver);  // checks the options
   ChemistryBatch batch = make_initial_batch(mechanism, o);
   std::optional<CsvOutput> csv;

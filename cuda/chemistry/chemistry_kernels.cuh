@@ -12,8 +12,8 @@ namespace foehn::chemistry::cuda_detail {
 // raw[cell][source_width] (cell-contiguous host order) -> field in Layout, entry i taken from
 // raw column permutation[i] (nullptr: identity). One thread per cell.
 template <class Layout>
-__global__ void scatter_to_layout(const double* raw, int source_width, const int* permutation, int width,
-                                  std::int64_t cells, double* field) {
+__global__ void scatter_to_layout(const double* raw, int source_width, const int* permutation,
+                                  int width, std::int64_t cells, double* field) {
   const std::int64_t cell = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (cell >= cells) return;
   const auto span = Layout::span(field, cell, width, cells);
@@ -22,19 +22,21 @@ __global__ void scatter_to_layout(const double* raw, int source_width, const int
 }
 
 template <class Layout>
-__global__ void gather_from_layout(const double* field, int width, const int* permutation, std::int64_t cells,
-                                   int destination_width, double* raw) {
+__global__ void gather_from_layout(const double* field, int width, const int* permutation,
+                                   std::int64_t cells, int destination_width, double* raw) {
   const std::int64_t cell = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (cell >= cells) return;
   const auto span = Layout::span(const_cast<double*>(field), cell, width, cells);
   double* destination = raw + cell * destination_width;
-  for (int i = 0; i < width; ++i) destination[permutation != nullptr ? permutation[i] : i] = span[i];
+  for (int i = 0; i < width; ++i)
+    destination[permutation != nullptr ? permutation[i] : i] = span[i];
 }
 
 template <class Layout>
 __global__ void integrate_thread_per_cell(CompiledMechanismView m, RosenbrockTableau method,
-                                          RosenbrockControl control, const double* absolute_tolerance,
-                                          CellStorage storage, double duration) {
+                                          RosenbrockControl control,
+                                          const double* absolute_tolerance, CellStorage storage,
+                                          double duration) {
   const std::int64_t cell = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (cell >= storage.cells) return;
   integrate_stored_cell<Layout>(m, method, control, absolute_tolerance, storage, cell, duration);
@@ -42,15 +44,18 @@ __global__ void integrate_thread_per_cell(CompiledMechanismView m, RosenbrockTab
 
 // Shared doubles of one warp-per-cell block: y, rate constants, workspace, reaction rates and
 // reactant derivatives.
-inline std::int64_t warp_cell_shared_doubles(const CompiledMechanismView& m, int work_width, int reactant_entries) {
-  return m.species_count + 2 * static_cast<std::int64_t>(m.reaction_count) + work_width + reactant_entries;
+inline std::int64_t warp_cell_shared_doubles(const CompiledMechanismView& m, int work_width,
+                                             int reactant_entries) {
+  return m.species_count + 2 * static_cast<std::int64_t>(m.reaction_count) + work_width +
+         reactant_entries;
 }
 
 // One 32-thread block per cell.
 template <class Layout>
-__global__ void integrate_warp_per_cell(CompiledMechanismView m, WarpGatherLists lists, RosenbrockTableau method,
-                                        RosenbrockControl control, const double* absolute_tolerance,
-                                        CellStorage storage, double duration) {
+__global__ void integrate_warp_per_cell(CompiledMechanismView m, WarpGatherLists lists,
+                                        RosenbrockTableau method, RosenbrockControl control,
+                                        const double* absolute_tolerance, CellStorage storage,
+                                        double duration) {
   extern __shared__ double shared[];
   const std::int64_t cell = blockIdx.x;
   const int lane = static_cast<int>(threadIdx.x);
@@ -68,14 +73,14 @@ __global__ void integrate_warp_per_cell(CompiledMechanismView m, WarpGatherLists
   const double pressure = storage.pressure[cell];
   for (int i = lane; i < m.species_count; i += 32) y[i] = global_y[i];
   for (int r = lane; r < m.reaction_count; r += 32) {
-    k[r] = rate_constant(m.rate_type[r], m.rate_parameters + r * max_rate_parameters, m.external_index[r],
-                         temperature, pressure, external);
+    k[r] = rate_constant(m.rate_type[r], m.rate_parameters + r * max_rate_parameters,
+                         m.external_index[r], temperature, pressure, external, m.air_density_scale);
   }
   __syncwarp();
   const WarpCellOperations ops{m, lists, rates, derivatives, lane};
-  const CellStatistics stats =
-      integrate_cell(m, method, control, absolute_tolerance, duration, storage.statistics[cell].next_step,
-                     CellSpan<1>{k}, CellSpan<1>{y}, CellSpan<1>{work}, ops);
+  const CellStatistics stats = integrate_cell(m, method, control, absolute_tolerance, duration,
+                                              storage.statistics[cell].next_step, CellSpan<1>{k},
+                                              CellSpan<1>{y}, CellSpan<1>{work}, ops);
   for (int i = lane; i < m.species_count; i += 32) global_y[i] = y[i];
   if (lane == 0) storage.statistics[cell] = stats;
 }
@@ -92,8 +97,8 @@ inline constexpr int factor_warps_per_block = 4;
 // One warp per matrix: the matrix is read into shared memory once (coalesced in the per-cell
 // layout), factored there by levels, and written back once: the byte floor of the factorisation.
 template <class Layout>
-__global__ void factor_batch_by_warps(CompiledMechanismView m, WarpGatherLists lists, double* matrices,
-                                      std::int64_t cells) {
+__global__ void factor_batch_by_warps(CompiledMechanismView m, WarpGatherLists lists,
+                                      double* matrices, std::int64_t cells) {
   extern __shared__ double shared[];
   const int warp = static_cast<int>(threadIdx.x) / 32;
   const int lane = static_cast<int>(threadIdx.x) % 32;

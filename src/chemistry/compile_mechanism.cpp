@@ -117,6 +117,7 @@ CompiledMechanismView CompiledMechanism::view() const {
   v.species_count = species_count();
   v.reaction_count = reaction_count();
   v.external_rate_count = external_rate_count;
+  v.air_density_scale = air_density_scale;
   v.rate_type = rate_type.data();
   v.rate_parameters = rate_parameters.data();
   v.external_index = external_index.data();
@@ -210,11 +211,14 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
 
   // Rates, reactants, net changes and Jacobian slots, all in compiled species indices.
   c.external_rate_count = static_cast<int>(mechanism.external_rate_names.size());
+  c.air_density_scale = air_density_scale_of(static_cast<int>(mechanism.concentration_unit));
   c.reactant_start.push_back(0);
   c.change_start.push_back(0);
   for (const Reaction& r : mechanism.reactions) {
     c.rate_type.push_back(static_cast<int>(r.type));
+    const std::size_t first_parameter = c.rate_parameters.size();
     c.rate_parameters.insert(c.rate_parameters.end(), r.parameters.begin(), r.parameters.end());
+    if (r.external_rate >= 0) c.rate_parameters[first_parameter] = r.scaling_factor;
     c.external_index.push_back(r.external_rate);
     for (const SpeciesAmount& a : r.reactants) {
       // A mechanism built in code skips the reader's checks: the same limit here, before the

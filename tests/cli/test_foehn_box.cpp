@@ -149,6 +149,11 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
       {base + " -concentrations A=-1", "A"},
       {base + " -chem_step 0.3 -output_interval 0.5 -output " + path("x.csv"), "-output_interval"},
       {"-duration 1", "-mechanism"},
+      {"-mechanism " + robertson + " -write_mechanism " + path("m.txt"), "-write_mechanism"},
+      {"-mechanism " + robertson + " -write_mechanism " + path("m.yaml") +
+           " -write_mechanism_schema foehn",
+       "-write_mechanism_schema foehn"},
+      {base + " -write_mechanism_schema foehn", "-write_mechanism_schema"},
   };
   for (const Case& c : cases) {
     const RunResult r = run_box(c.arguments);
@@ -156,6 +161,30 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
     EXPECT_NE(r.output.find(c.expected), std::string::npos) << c.arguments << "\n" << r.output;
   }
   EXPECT_FALSE(fs::exists(path("x.csv")));
+}
+
+// A KPP mechanism converted to OpenAtmos v1 YAML, then run from that file and from the KPP
+// file: the same concentrations.
+TEST_F(BoxTool, ConvertsAMechanismAndRunsTheConvertedFile) {
+  const std::string kpp =
+      std::string(FOEHN_TEST_DATA_DIR) + "/mechanisms/same_in_four_formats/small.def";
+  const RunResult convert =
+      run_box("-mechanism " + kpp + " -write_mechanism " + path("small.yaml"));
+  ASSERT_EQ(convert.exit_code, 0) << convert.output;
+  EXPECT_NE(convert.output.find("written to"), std::string::npos) << convert.output;
+  const std::string run =
+      " -duration 60 -temperature 250 -pressure 3e4 -external_rates jNO2=8e-3"
+      " -concentrations O3=1e12,NO=1e9,NO2=1e10,M=7e18,O2=1.5e18 -output ";
+  const RunResult from_yaml = run_box("-mechanism " + path("small.yaml") + run + path("a.csv"));
+  const RunResult from_kpp = run_box("-mechanism " + kpp + run + path("b.csv"));
+  ASSERT_EQ(from_yaml.exit_code, 0) << from_yaml.output;
+  ASSERT_EQ(from_kpp.exit_code, 0) << from_kpp.output;
+  const Csv a = read_csv(path("a.csv"));
+  const Csv b = read_csv(path("b.csv"));
+  ASSERT_EQ(a.rows.size(), 2u);
+  EXPECT_EQ(a.header, b.header);
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_NE(a.rows[1][3], 1e12);  // O3 (after time, cell, O) changed
 }
 
 TEST_F(BoxTool, SolverFailureExits1WithoutOutput) {

@@ -19,7 +19,9 @@ struct CompiledMechanismView {
   int species_count = 0;
   int reaction_count = 0;
   int external_rate_count = 0;
-  // Rate constants: type, parameters [reaction * max_rate_parameters], external slot.
+  double air_density_scale = 1.0;  // air_density_scale_of(the mechanism's unit)
+  // Rate constants: type, parameters [reaction * max_rate_parameters] (external types: slot 0
+  // is the scaling factor), external slot.
   const int* rate_type = nullptr;
   const double* rate_parameters = nullptr;
   const int* external_index = nullptr;
@@ -40,19 +42,20 @@ struct CompiledMechanismView {
   // In-place LU, row by row: for each lower entry (i,k) in order, a_ik /= a_kk, then
   // update_count[e] updates a_ij -= a_ik a_kj taken in order from lu_update_target/source.
   int lu_lower_count = 0;
-  const int* lu_lower_slot = nullptr;    // (i, k)
-  const int* lu_lower_pivot = nullptr;   // (k, k)
-  const int* lu_update_count = nullptr;  // per lower entry
-  const int* lu_update_target = nullptr; // (i, j)
-  const int* lu_update_source = nullptr; // (k, j)
+  const int* lu_lower_slot = nullptr;     // (i, k)
+  const int* lu_lower_pivot = nullptr;    // (k, k)
+  const int* lu_update_count = nullptr;   // per lower entry
+  const int* lu_update_target = nullptr;  // (i, j)
+  const int* lu_update_source = nullptr;  // (k, j)
 };
 
 // Owns the arrays a view points into. Not copyable-by-accident issues: views are rebuilt by
 // view() and stay valid while this object lives and is not modified.
 struct CompiledMechanism {
-  std::vector<int> species_order;  // compiled position -> mechanism species index
-  std::vector<int> compiled_index; // mechanism species index -> compiled position
+  std::vector<int> species_order;   // compiled position -> mechanism species index
+  std::vector<int> compiled_index;  // mechanism species index -> compiled position
   int external_rate_count = 0;
+  double air_density_scale = 1.0;
   std::vector<int> rate_type;
   std::vector<double> rate_parameters;
   std::vector<int> external_index;
@@ -89,7 +92,8 @@ FOEHN_HD void compute_rate_constants(const CompiledMechanismView& m, double temp
                                      double pressure, ExternalRates external_rates, Rates k) {
   for (int r = 0; r < m.reaction_count; ++r) {
     k[r] = rate_constant(m.rate_type[r], m.rate_parameters + r * max_rate_parameters,
-                         m.external_index[r], temperature, pressure, external_rates);
+                         m.external_index[r], temperature, pressure, external_rates,
+                         m.air_density_scale);
   }
 }
 
@@ -119,7 +123,8 @@ FOEHN_HD void compute_jacobian(const CompiledMechanismView& m, Rates k, State y,
     const int first = m.reactant_start[r];
     const int last = m.reactant_start[r + 1];
     for (int l = first; l < last; ++l) {
-      // d rate / d y[reactant l] = k * prod over the other entries (repeated entries sum to n y^(n-1)).
+      // d rate / d y[reactant l] = k * prod over the other entries (repeated entries sum to n
+      // y^(n-1)).
       double derivative = sign * k[r];
       for (int o = first; o < last; ++o) {
         if (o != l) derivative *= y[m.reactant_species[o]];
@@ -142,8 +147,8 @@ FOEHN_HD void compute_jacobian(const CompiledMechanismView& m, Rates k, State y,
 // do by itself (it must assume a store may alias the next load). On the GPU that quadruples the
 // loads in flight per thread; the arithmetic of every entry is unchanged.
 template <class Matrix>
-FOEHN_HD void apply_lu_updates(const CompiledMechanismView& m, Matrix values, double multiplier, int first,
-                               int last) {
+FOEHN_HD void apply_lu_updates(const CompiledMechanismView& m, Matrix values, double multiplier,
+                               int first, int last) {
   int u = first;
   for (; u + 4 <= last; u += 4) {
     const int t0 = m.lu_update_target[u], t1 = m.lu_update_target[u + 1];
@@ -162,8 +167,8 @@ FOEHN_HD void apply_lu_updates(const CompiledMechanismView& m, Matrix values, do
 // Row i of the factorisation: its lower entries are lu_lower_* [first_lower, first_lower +
 // diagonal[i] - row_start[i]) with their updates from `first_update`; returns the next update.
 template <class Matrix>
-FOEHN_HD int eliminate_lu_row(const CompiledMechanismView& m, Matrix values, int row, int first_lower,
-                              int first_update) {
+FOEHN_HD int eliminate_lu_row(const CompiledMechanismView& m, Matrix values, int row,
+                              int first_lower, int first_update) {
   int update = first_update;
   const int lower_end = first_lower + (m.diagonal[row] - m.row_start[row]);
   for (int e = first_lower; e < lower_end; ++e) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace foehn::chemistry {
@@ -28,10 +29,21 @@ enum class ReactionType : int {
 // k3_A k3_C. The external types have no parameters.
 inline constexpr int max_rate_parameters = 8;
 
+// Keys a file carries for other tools: the OpenAtmos schema's "__"-prefixed user keys, kept
+// (sorted by key) with their values as JSON text, and written back by the JSON/YAML writers.
+using UserProperties = std::vector<std::pair<std::string, std::string>>;
+
+// The unit of every concentration, of M in the fall-off forms and hence of the rate parameters.
+// Foehn's JSON and KPP mechanisms are in molecule cm^-3 (the atmospheric-chemistry habit); MICM
+// and the OpenAtmos v1 schema use SI, mol m^-3. Parameters are never converted: a mechanism is
+// solved in the unit it was written in.
+enum class ConcentrationUnit : int { molecule_per_cm3 = 0, mol_per_m3 = 1 };
+
 struct Species {
   std::string name;
   double absolute_tolerance = 1.0e-12;
   bool constant = false;  // concentration held fixed (e.g. M, O2 as a bath): f and J rows are 0
+  UserProperties user_properties{};
 };
 
 // Mass action multiplies a reactant's concentration `coefficient` times, and the compiled
@@ -54,6 +66,11 @@ struct Reaction {
   std::vector<SpeciesAmount> reactants;
   std::vector<SpeciesAmount> products;
   int external_rate = -1;  // index into Mechanism::external_rate_names for external types
+  // External types: k = scaling_factor * the per-cell rate (the OpenAtmos "scaling factor").
+  double scaling_factor = 1.0;
+  UserProperties user_properties{};
+  // The user keys of each reactant and product entry (parallel to the lists; empty: none).
+  std::vector<UserProperties> reactant_user_properties, product_user_properties;
 };
 
 struct Mechanism {
@@ -61,6 +78,8 @@ struct Mechanism {
   std::vector<Species> species;
   std::vector<Reaction> reactions;
   std::vector<std::string> external_rate_names;  // one per distinct external rate name
+  ConcentrationUnit concentration_unit = ConcentrationUnit::molecule_per_cm3;
+  UserProperties user_properties{};
 
   // Index of a species or external rate by name; -1 when absent.
   [[nodiscard]] int species_index(std::string_view species_name) const;
@@ -70,14 +89,38 @@ struct Mechanism {
 };
 
 [[nodiscard]] std::string_view reaction_type_name(ReactionType type);
+[[nodiscard]] std::string_view concentration_unit_name(ConcentrationUnit unit);
 
-// Parses the JSON schema of docs/chemistry.md; `source_name` appears in every error message.
-// Throws foehn::Error(invalid_input) naming the source, reaction index/name/equation and field.
+// The formats of docs/chemistry.md. Readers throw foehn::Error(invalid_input) naming the source,
+// the line where the format has lines, the reaction (index, name, equation) and the field.
+enum class MechanismFormat {
+  foehn_json,         // Foehn's own JSON
+  openatmos_v1_json,  // OpenAtmos mechanism configuration v1 (MICM), JSON
+  openatmos_v1_yaml,  // the same schema in YAML
+  kpp,                // KPP .def/.eqn/.spc (#INCLUDE followed from the file's folder)
+};
+
+// JSON text: Foehn's schema, or OpenAtmos v1 when the document has a top-level "version".
 [[nodiscard]] Mechanism parse_mechanism(std::string_view json_text, std::string_view source_name);
-// Reads a file and parses it; a missing or unreadable file is ErrorCategory::io.
+// YAML text of the OpenAtmos v1 schema (or of Foehn's, with the same keys).
+[[nodiscard]] Mechanism parse_mechanism_yaml(std::string_view yaml_text,
+                                             std::string_view source_name);
+// A KPP file; #INCLUDE names are resolved against `include_folder`.
+[[nodiscard]] Mechanism parse_kpp_mechanism(std::string_view kpp_text, std::string_view source_name,
+                                            const std::filesystem::path& include_folder);
+// The format a file name implies: .json, .yaml/.yml, .def/.eqn/.kpp; anything else is an error
+// naming the file and the extensions known.
+[[nodiscard]] MechanismFormat mechanism_format_of(const std::filesystem::path& path);
+// Reads a file in the format its extension names (JSON: either schema); a missing or
+// unreadable file is ErrorCategory::io.
 [[nodiscard]] Mechanism read_mechanism(const std::filesystem::path& path);
-// Writes the mechanism back to the same schema (round trips through parse_mechanism).
+// Writes Foehn's JSON schema (round trips through parse_mechanism).
 [[nodiscard]] std::string mechanism_to_json(const Mechanism& mechanism);
+// Writes the OpenAtmos v1 schema, JSON or YAML (round trips through the readers). Foehn's
+// CMAQ_H2O2 and CMAQ_OH_HNO3 forms have no v1 type: they are written with CAMP's type names
+// and parameter keys, which only Foehn and CAMP read.
+[[nodiscard]] std::string mechanism_to_openatmos_v1_json(const Mechanism& mechanism);
+[[nodiscard]] std::string mechanism_to_openatmos_v1_yaml(const Mechanism& mechanism);
 
 // CB05-sized random tropospheric mechanism for benchmarks: hubs OH HO2 NO NO2 O3 NO3 XO2 C2O3, an
 // inorganic core, downhill organic cascades, mostly bimolecular, ~6-9% photolysis, some thermal

@@ -1,7 +1,9 @@
 #pragma once
 // Rate constants from the compact plain-data form (type + parameter array per reaction), written
-// once for CPU and GPU. Units: T in K, P in Pa, concentrations and M in molecule cm^-3, time in s;
-// external rates (photolysis, first-order loss, emission) are passed through unchanged.
+// once for CPU and GPU. Units: T in K, P in Pa, time in s; concentrations and M in molecule cm^-3
+// or, for mechanisms in mol m^-3, M scaled by `air_density_scale` (air_density_scale_of).
+// External rates (photolysis, first-order loss, emission) are the per-cell value times the
+// reaction's scaling factor, kept in parameter slot 0 of the compiled form.
 
 #include <cmath>
 
@@ -14,6 +16,14 @@ namespace foehn::chemistry {
 FOEHN_HD double air_number_density(double temperature, double pressure) {
   constexpr double boltzmann = 1.380649e-23;  // J/K (exact, SI 2019)
   return pressure / (boltzmann * temperature) * 1.0e-6;
+}
+
+// M in the mechanism's unit = air_number_density * this (exactly 1 for molecule cm^-3, so those
+// mechanisms compute what they did before the unit existed).
+FOEHN_HD double air_density_scale_of(int concentration_unit) {
+  constexpr double avogadro = 6.02214076e23;  // mol^-1 (exact, SI 2019)
+  return concentration_unit == static_cast<int>(ConcentrationUnit::mol_per_m3) ? 1.0e6 / avogadro
+                                                                               : 1.0;
 }
 
 // MICM's Arrhenius form k = A exp(C/T) (T/D)^B (1 + E P).
@@ -49,18 +59,22 @@ FOEHN_HD double cmaq_oh_hno3_rate(const double* p, double temperature, double ai
 // reaction's slot in it (or -1).
 template <class ExternalRates>
 FOEHN_HD double rate_constant(int type, const double* parameters, int external_index,
-                              double temperature, double pressure, ExternalRates external_rates) {
+                              double temperature, double pressure, ExternalRates external_rates,
+                              double air_density_scale = 1.0) {
   switch (type) {
     case static_cast<int>(ReactionType::arrhenius):
       return arrhenius_rate(parameters, temperature, pressure);
     case static_cast<int>(ReactionType::troe):
-      return troe_rate(parameters, temperature, air_number_density(temperature, pressure));
+      return troe_rate(parameters, temperature,
+                       air_number_density(temperature, pressure) * air_density_scale);
     case static_cast<int>(ReactionType::cmaq_h2o2):
-      return cmaq_h2o2_rate(parameters, temperature, air_number_density(temperature, pressure));
+      return cmaq_h2o2_rate(parameters, temperature,
+                            air_number_density(temperature, pressure) * air_density_scale);
     case static_cast<int>(ReactionType::cmaq_oh_hno3):
-      return cmaq_oh_hno3_rate(parameters, temperature, air_number_density(temperature, pressure));
-    default:  // photolysis, first-order loss, emission: set from outside per cell
-      return external_rates[external_index];
+      return cmaq_oh_hno3_rate(parameters, temperature,
+                               air_number_density(temperature, pressure) * air_density_scale);
+    default:  // photolysis, first-order loss, emission: set from outside per cell, scaled
+      return parameters[0] * external_rates[external_index];
   }
 }
 

@@ -311,7 +311,9 @@ namespace {
 TEST(CompiledMechanism, HugeReactantCoefficientsAreRefusedBeforeAnyAllocation) {
   for (const double coefficient : {1e9, 4294967297.0, 17.0, 2.5, 0.0}) {
     Mechanism m;
-    m.species = {Species{"A"}, Species{"B"}};
+    m.species.resize(2);
+    m.species[0].name = "A";
+    m.species[1].name = "B";
     Reaction r;
     r.reactants = {SpeciesAmount{0, coefficient}};
     r.products = {SpeciesAmount{1, 1.0}};

@@ -231,10 +231,18 @@ TEST(MechanismReader, MissingFileIsIoError) {
 
 TEST(MechanismReader, NonJsonFileIsRejected) {
   try {
+    (void)fc::parse_mechanism("cmake_minimum_required(VERSION 3.25)\n", "CMakeLists.json");
+    FAIL();
+  } catch (const foehn::Error& error) {
+    EXPECT_EQ(error.category(), foehn::ErrorCategory::invalid_input);
+    EXPECT_NE(std::string(error.what()).find("CMakeLists.json: not valid JSON"), std::string::npos);
+  }
+  // A file whose extension names no mechanism format is refused before it is read.
+  try {
     (void)fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/../../CMakeLists.txt");
     FAIL();
   } catch (const foehn::Error& error) {
     EXPECT_EQ(error.category(), foehn::ErrorCategory::invalid_input);
-    EXPECT_NE(std::string(error.what()).find("CMakeLists.txt: not valid JSON"), std::string::npos);
+    EXPECT_NE(std::string(error.what()).find("unknown mechanism format"), std::string::npos);
   }
 }

@@ -1,5 +1,5 @@
-// JSON reader/writer of mechanisms (schema: docs/chemistry.md). nlohmann-json stays in this
-// file: public headers never include it.
+// Foehn's JSON schema (docs/chemistry.md): document -> Mechanism, and the writer. Every other
+// JSON-shaped format is first brought to this schema (json_documents.hpp).
 
 #include <cmath>
 #include <fstream>
@@ -12,29 +12,10 @@
 
 #include "foehn/chemistry/mechanism.hpp"
 #include "foehn/runtime/error.hpp"
+#include "json_documents.hpp"
 
 namespace foehn::chemistry {
-namespace {
-
-using nlohmann::json;
-
-struct ParameterSpec {
-  const char* key;
-  int slot;
-  double default_value;  // NaN: required
-  bool non_negative;
-  // The rate formula divides by it (D, N) or by the rate it scales (kinf_A, k2_A): zero gives
-  // an infinite or NaN rate constant, which the solver reports as a singular matrix.
-  bool positive = false;
-};
-
-constexpr double required = std::numeric_limits<double>::quiet_NaN();
-
-struct TypeSpec {
-  ReactionType type;
-  const char* name;
-  std::vector<ParameterSpec> parameters;
-};
+namespace formats {
 
 const std::vector<TypeSpec>& type_specs() {
   static const std::vector<TypeSpec> specs = {
@@ -88,6 +69,10 @@ bool is_external(ReactionType type) {
          type == ReactionType::emission;
 }
 
+namespace {
+
+using nlohmann::json;
+
 // Parses one reaction; `where` prefixes every message ("file: reaction 3 ('R3')").
 class ReactionParser {
  public:
@@ -116,8 +101,9 @@ class ReactionParser {
            "' (ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, CMAQ_H2O2, CMAQ_OH_HNO3)");
     }
     reaction.type = spec->type;
-    reaction.reactants = amounts(item, "reactants", "coefficient");
-    reaction.products = amounts(item, "products", "yield");
+    reaction.reactants =
+        amounts(item, "reactants", "coefficient", reaction.reactant_user_properties);
+    reaction.products = amounts(item, "products", "yield", reaction.product_user_properties);
     where_ += " [" + m_.equation(reaction) + "]";
 
     std::set<std::string> known = {"name", "type", "reactants", "products"};
@@ -125,12 +111,21 @@ class ReactionParser {
       known.insert(p.key);
       reaction.parameters[static_cast<std::size_t>(p.slot)] = parameter(item, p);
     }
+    if (is_external(reaction.type)) {
+      known.insert("scaling factor");
+      if (item.contains("scaling factor"))
+        reaction.scaling_factor = number(item.at("scaling factor"), "scaling factor");
+      if (reaction.scaling_factor < 0.0)
+        fail(ErrorCategory::invalid_input, where_, ": field 'scaling factor' is negative (",
+             reaction.scaling_factor, ")");
+    }
     for (const auto& [key, value] : item.items()) {
-      if (known.count(key) == 0) {
+      if (known.count(key) == 0 && !is_user_key(key)) {
         fail(ErrorCategory::invalid_input, where_, ": field '", key, "' is not a parameter of ",
              spec->name);
       }
     }
+    reaction.user_properties = user_properties_of(item);
     check_shape(reaction);
     if (is_external(reaction.type)) {
       if (reaction.name.empty()) {
@@ -178,8 +173,8 @@ class ReactionParser {
     return x;
   }
 
-  std::vector<SpeciesAmount> amounts(const json& item, const char* list,
-                                     const char* amount_key) const {
+  std::vector<SpeciesAmount> amounts(const json& item, const char* list, const char* amount_key,
+                                     std::vector<UserProperties>& entry_properties) const {
     std::vector<SpeciesAmount> result;
     if (!item.contains(list)) return result;
     const json& entries = item.at(list);
@@ -194,7 +189,21 @@ class ReactionParser {
              ".species name' is missing or not a string");
       }
       const std::string species = entry.at("species name").get<std::string>();
+      // A key this schema does not have would otherwise be dropped: a product's "coefficient"
+      // (the OpenAtmos key) read as yield 1 was a silent wrong answer.
+      for (const auto& [key, value] : entry.items()) {
+        if (key != "species name" && key != amount_key && !is_user_key(key)) {
+          fail(ErrorCategory::invalid_input, where_, ": field '", field, ".", key,
+               "' is not part of a ", list == std::string("reactants") ? "reactant" : "product",
+               " (expected 'species name' and '", amount_key, "')");
+        }
+      }
       SpeciesAmount amount;
+      UserProperties properties = user_properties_of(entry);
+      if (!properties.empty()) {
+        entry_properties.resize(e);
+        entry_properties.push_back(std::move(properties));
+      }
       const auto found = species_by_name_.find(species);
       amount.species = found == species_by_name_.end() ? -1 : found->second;
       if (amount.species < 0) {
@@ -216,6 +225,7 @@ class ReactionParser {
       }
       result.push_back(amount);
     }
+    if (!entry_properties.empty()) entry_properties.resize(result.size());
     return result;
   }
 
@@ -240,10 +250,55 @@ class ReactionParser {
   std::unordered_map<std::string, int> external_rate_by_name_;
 };
 
+// Top-level, species: keys outside the schema are refused like reaction keys are.
+void check_keys(const json& object, std::initializer_list<const char*> known,
+                const std::string& where) {
+  for (const auto& [key, value] : object.items()) {
+    if (is_user_key(key)) continue;
+    bool found = false;
+    for (const char* k : known) found = found || key == k;
+    if (!found) fail(ErrorCategory::invalid_input, where, ": field '", key, "' is not known");
+  }
+}
+
+ConcentrationUnit unit_from_name(const json& value, const std::string& where) {
+  for (ConcentrationUnit unit :
+       {ConcentrationUnit::molecule_per_cm3, ConcentrationUnit::mol_per_m3}) {
+    if (value.is_string() && value.get<std::string>() == concentration_unit_name(unit)) return unit;
+  }
+  fail(ErrorCategory::invalid_input, where,
+       ": field 'concentration unit' must be \"molecule cm-3\" or \"mol m-3\"");
+}
+
 }  // namespace
+
+UserProperties user_properties_of(const json& object) {
+  UserProperties properties;
+  for (const auto& [key, value] : object.items()) {
+    if (is_user_key(key))
+      properties.emplace_back(key, value.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  return properties;
+}
+
+void add_user_properties(json& object, const UserProperties& properties) {
+  for (const auto& [key, text] : properties) object[key] = json::parse(text);
+}
+
+}  // namespace formats
+
+using formats::is_external;
+using formats::ParameterSpec;
+using formats::spec_of;
+using formats::TypeSpec;
+using nlohmann::json;
 
 std::string_view reaction_type_name(ReactionType type) {
   return spec_of(type).name;
+}
+
+std::string_view concentration_unit_name(ConcentrationUnit unit) {
+  return unit == ConcentrationUnit::mol_per_m3 ? "mol m-3" : "molecule cm-3";
 }
 
 int Mechanism::species_index(std::string_view species_name) const {
@@ -276,23 +331,17 @@ std::string Mechanism::equation(const Reaction& reaction) const {
   return out.str();
 }
 
-Mechanism parse_mechanism(std::string_view json_text, std::string_view source_name) {
-  const std::string source(source_name);
-  json document;
-  try {
-    document = json::parse(json_text);
-  } catch (const json::exception& error) {  // parse_error, and out_of_range for 1e999
-    // A file cut short (an interrupted copy) fails where its text ends: say so.
-    const auto* parse_error = dynamic_cast<const json::parse_error*>(&error);
-    const bool cut = parse_error != nullptr && parse_error->byte >= json_text.size();
-    fail(ErrorCategory::invalid_input, source, ": not valid JSON",
-         cut ? " (truncated: the text ends before the JSON does)" : "", ": ", error.what());
-  }
+Mechanism formats::mechanism_from_foehn_document(const json& document, const std::string& source) {
   if (!document.is_object())
     fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
+  check_keys(document, {"name", "description", "concentration unit", "species", "reactions"},
+             source);
   Mechanism mechanism;
   if (document.contains("name") && document.at("name").is_string())
     mechanism.name = document.at("name").get<std::string>();
+  if (document.contains("concentration unit"))
+    mechanism.concentration_unit = unit_from_name(document.at("concentration unit"), source);
+  mechanism.user_properties = user_properties_of(document);
   if (!document.contains("species") || !document.at("species").is_array()) {
     fail(ErrorCategory::invalid_input, source, ": field 'species' is missing or not an array");
   }
@@ -306,6 +355,8 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
     }
     Species s;
     s.name = entry.at("name").get<std::string>();
+    check_keys(entry, {"name", "absolute tolerance", "constant"}, where + " ('" + s.name + "')");
+    s.user_properties = user_properties_of(entry);
     if (!species_by_name.emplace(s.name, static_cast<int>(i)).second)
       fail(ErrorCategory::invalid_input, where, ": duplicate species '", s.name, "'");
     if (entry.contains("absolute tolerance")) {
@@ -333,22 +384,17 @@ Mechanism parse_mechanism(std::string_view json_text, std::string_view source_na
   return mechanism;
 }
 
-Mechanism read_mechanism(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(ErrorCategory::io, path.string(), ": cannot open mechanism file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail(ErrorCategory::io, path.string(), ": cannot read mechanism file");
-  return parse_mechanism(text.str(), path.string());
-}
-
 std::string mechanism_to_json(const Mechanism& mechanism) {
   json document;
   document["name"] = mechanism.name;
+  document["concentration unit"] = concentration_unit_name(mechanism.concentration_unit);
+  formats::add_user_properties(document, mechanism.user_properties);
   document["species"] = json::array();
   for (const Species& s : mechanism.species) {
-    document["species"].push_back(
-        {{"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}});
+    json entry = {
+        {"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}};
+    formats::add_user_properties(entry, s.user_properties);
+    document["species"].push_back(std::move(entry));
   }
   document["reactions"] = json::array();
   for (const Reaction& r : mechanism.reactions) {
@@ -356,23 +402,29 @@ std::string mechanism_to_json(const Mechanism& mechanism) {
     json item;
     item["type"] = spec.name;
     if (!r.name.empty()) item["name"] = r.name;
-    item["reactants"] = json::array();
-    for (const SpeciesAmount& a : r.reactants) {
-      item["reactants"].push_back(
-          {{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name},
-           {"coefficient", a.amount}});
-    }
-    item["products"] = json::array();
-    for (const SpeciesAmount& a : r.products) {
-      item["products"].push_back(
-          {{"species name", mechanism.species[static_cast<std::size_t>(a.species)].name},
-           {"yield", a.amount}});
-    }
+    auto amounts = [&](const std::vector<SpeciesAmount>& list,
+                       const std::vector<UserProperties>& properties, const char* amount_key) {
+      json entries = json::array();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        json entry = {
+            {"species name", mechanism.species[static_cast<std::size_t>(list[i].species)].name},
+            {amount_key, list[i].amount}};
+        if (i < properties.size()) formats::add_user_properties(entry, properties[i]);
+        entries.push_back(std::move(entry));
+      }
+      return entries;
+    };
+    item["reactants"] = amounts(r.reactants, r.reactant_user_properties, "coefficient");
+    item["products"] = amounts(r.products, r.product_user_properties, "yield");
     for (const ParameterSpec& p : spec.parameters)
       item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
+    if (is_external(r.type)) item["scaling factor"] = r.scaling_factor;
+    formats::add_user_properties(item, r.user_properties);
     document["reactions"].push_back(std::move(item));
   }
-  return document.dump(2);
+  // A mechanism built in code may hold names that are not UTF-8: written with U+FFFD rather
+  // than an exception from inside the writer (the readers refuse such names).
+  return document.dump(2, ' ', false, json::error_handler_t::replace);
 }
 
 }  // namespace foehn::chemistry

@@ -1,0 +1,335 @@
+// The OpenAtmos mechanism configuration schema, version 1 (what MICM reads): validated here
+// against the schema and rewritten as a document of Foehn's schema, and written back out.
+// What the schema has that Foehn's gas-phase solver does not (aerosol and phase-transfer
+// reaction types) is refused by name; keys outside the schema are refused; "__" keys are kept.
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <string>
+
+#include "foehn/chemistry/mechanism.hpp"
+#include "foehn/runtime/error.hpp"
+#include "json_documents.hpp"
+
+namespace foehn::chemistry::formats {
+namespace {
+
+using nlohmann::json;
+
+constexpr double boltzmann = 1.380649e-23;  // J K^-1 (exact, SI 2019): C = -Ea / k_B
+
+// Reaction types of the schema that are not gas-phase kinetics with mass-action rates.
+const std::set<std::string>& unsupported_v1_types() {
+  static const std::set<std::string> types = {"BRANCHED_NO_RO2",
+                                              "TUNNELING",
+                                              "SURFACE",
+                                              "CONDENSED_PHASE_ARRHENIUS",
+                                              "CONDENSED_PHASE_PHOTOLYSIS",
+                                              "SIMPOL_PHASE_TRANSFER",
+                                              "AQUEOUS_EQUILIBRIUM",
+                                              "WET_DEPOSITION",
+                                              "HL_PHASE_TRANSFER",
+                                              "TERNARY_CHEMICAL_ACTIVATION",
+                                              "USER_DEFINED",
+                                              "TAYLOR_SERIES"};
+  return types;
+}
+
+// Species properties the schema defines for aerosol and phase-transfer processes: validated
+// (numbers) and not used by the gas-phase solver.
+const std::set<std::string>& physical_species_keys() {
+  static const std::set<std::string> keys = {"molecular weight [kg mol-1]",
+                                             "diffusion coefficient [m2 s-1]",
+                                             "HLC(298K) [mol m-3 Pa-1]",
+                                             "HLC exponential factor [K]",
+                                             "N star",
+                                             "density [kg m-3]"};
+  return keys;
+}
+
+class V1Reader {
+ public:
+  explicit V1Reader(std::string source) : source_(std::move(source)) {}
+
+  json translate(const json& v1) {
+    if (!v1.is_object())
+      fail(ErrorCategory::invalid_input, source_, ": top level must be an object");
+    check_version(v1.at("version"));
+    json out = json::object();
+    out["concentration unit"] = "mol m-3";  // MICM's unit, unless the file says otherwise
+    for (const auto& [key, value] : v1.items()) {
+      if (key == "version" || key == "species" || key == "phases" || key == "reactions") continue;
+      if (key == "name") {
+        if (!value.is_string())
+          fail(ErrorCategory::invalid_input, source_, ": field 'name' must be a string");
+        out["name"] = value;
+      } else if (key == "__concentration unit") {
+        out["concentration unit"] = value;  // checked by the Foehn-schema parser
+      } else if (is_user_key(key)) {
+        out[key] = value;
+      } else {
+        fail(
+            ErrorCategory::invalid_input, source_, ": field '", key,
+            "' is not part of the OpenAtmos v1 schema (version, name, species, phases, reactions)");
+      }
+    }
+    out["species"] = species(array_field(v1, "species", source_));
+    if (v1.contains("phases")) phases(array_field(v1, "phases", source_));
+    out["reactions"] = json::array();
+    const json& reactions = array_field(v1, "reactions", source_);
+    for (std::size_t r = 0; r < reactions.size(); ++r)
+      out["reactions"].push_back(reaction(reactions[r], r));
+    return out;
+  }
+
+ private:
+  static const json& array_field(const json& object, const char* key, const std::string& where) {
+    if (!object.contains(key) || !object.at(key).is_array())
+      fail(ErrorCategory::invalid_input, where, ": field '", key, "' is missing or not an array");
+    return object.at(key);
+  }
+
+  void check_version(const json& version) const {
+    if (!version.is_string())
+      fail(ErrorCategory::invalid_input, source_,
+           ": field 'version' must be a string such as \"1.0.0\"");
+    const std::string text = version.get<std::string>();
+    if (text != "1" && text.rfind("1.", 0) != 0)
+      fail(ErrorCategory::invalid_input, source_, ": field 'version' is '", text,
+           "'; this reader knows version 1 of the OpenAtmos schema");
+  }
+
+  double number(const json& value, const std::string& where, const std::string& key) const {
+    if (!value.is_number() || !std::isfinite(value.get<double>()))
+      fail(ErrorCategory::invalid_input, where, ": field '", key, "' must be a finite number");
+    return value.get<double>();
+  }
+
+  json species(const json& list) {
+    json out = json::array();
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json& entry = list[i];
+      std::string where = source_ + ": species " + std::to_string(i);
+      if (!entry.is_object() || !entry.contains("name") || !entry.at("name").is_string())
+        fail(ErrorCategory::invalid_input, where, ": field 'name' is missing or not a string");
+      const std::string name = entry.at("name").get<std::string>();
+      where += " ('" + name + "')";
+      json s = {{"name", name}};
+      for (const auto& [key, value] : entry.items()) {
+        if (key == "name") continue;
+        if (key == "absolute tolerance" || key == "__absolute tolerance") {
+          s["absolute tolerance"] = value;  // MICM reads the "__" form; checked by the parser
+        } else if (key == "tracer type") {
+          const std::string type = value.is_string() ? value.get<std::string>() : "";
+          if (type != "THIRD_BODY" && type != "CONSTANT")
+            fail(ErrorCategory::invalid_input, where,
+                 ": field 'tracer type' must be \"THIRD_BODY\" or \"CONSTANT\"");
+          s["constant"] = true;
+        } else if (key == "phase") {
+          if (!value.is_string())
+            fail(ErrorCategory::invalid_input, where, ": field 'phase' must be a string");
+        } else if (physical_species_keys().count(key) != 0) {
+          (void)number(value, where, key);
+        } else if (is_user_key(key)) {
+          s[key] = value;
+        } else {
+          fail(ErrorCategory::invalid_input, where, ": field '", key,
+               "' is not part of an OpenAtmos v1 species");
+        }
+      }
+      species_names_.insert(name);
+      out.push_back(std::move(s));
+    }
+    return out;
+  }
+
+  void phases(const json& list) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const json& entry = list[i];
+      const std::string where = source_ + ": phase " + std::to_string(i);
+      if (!entry.is_object() || !entry.contains("name") || !entry.at("name").is_string())
+        fail(ErrorCategory::invalid_input, where, ": field 'name' is missing or not a string");
+      std::set<std::string>& members = phase_species_[entry.at("name").get<std::string>()];
+      for (const auto& [key, value] : entry.items()) {
+        if (key == "name" || is_user_key(key)) continue;
+        if (key != "species" || !value.is_array())
+          fail(ErrorCategory::invalid_input, where, ": field '", key,
+               "' is not part of an OpenAtmos v1 phase (name, species: [names])");
+        for (const json& member : value) {
+          // v1.1 lets a phase list objects {"name": ..., properties}; v1.0 plain names.
+          const json& name =
+              member.is_object() && member.contains("name") ? member.at("name") : member;
+          if (!name.is_string() || species_names_.count(name.get<std::string>()) == 0)
+            fail(ErrorCategory::invalid_input, where, ": species ", name.dump(),
+                 " is not declared under 'species'");
+          members.insert(name.get<std::string>());
+        }
+      }
+    }
+  }
+
+  json components(const json& list, const std::string& where, const char* field,
+                  const char* foehn_amount_key, const std::set<std::string>* phase) const {
+    if (!list.is_array())
+      fail(ErrorCategory::invalid_input, where, ": field '", field, "' must be an array");
+    json out = json::array();
+    for (std::size_t e = 0; e < list.size(); ++e) {
+      const std::string item = std::string(field) + "[" + std::to_string(e) + "]";
+      const json& entry = list[e];
+      if (!entry.is_object() || !entry.contains("species name") ||
+          !entry.at("species name").is_string())
+        fail(ErrorCategory::invalid_input, where, ": field '", item,
+             ".species name' is missing or not a string");
+      const std::string name = entry.at("species name").get<std::string>();
+      if (phase != nullptr && phase->count(name) == 0 && species_names_.count(name) != 0)
+        fail(ErrorCategory::invalid_input, where, ": field '", item, "': species '", name,
+             "' is not in the reaction's gas phase");
+      json c = {{"species name", name}};
+      for (const auto& [key, value] : entry.items()) {
+        if (key == "species name") continue;
+        if (key == "coefficient") {
+          const double amount = number(value, where, item + ".coefficient");
+          if (amount < 0.0)
+            fail(ErrorCategory::invalid_input, where, ": field '", item,
+                 ".coefficient' is negative");
+          c[foehn_amount_key] = amount;
+        } else if (is_user_key(key)) {
+          c[key] = value;
+        } else {
+          fail(ErrorCategory::invalid_input, where, ": field '", item, ".", key,
+               "' is not part of a reaction component ('species name', 'coefficient')");
+        }
+      }
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+  json reaction(const json& item, std::size_t index) const {
+    std::string where = source_ + ": reaction " + std::to_string(index);
+    if (!item.is_object()) fail(ErrorCategory::invalid_input, where, ": must be an object");
+    if (item.contains("name") && item.at("name").is_string())
+      where += " ('" + item.at("name").get<std::string>() + "')";
+    if (!item.contains("type") || !item.at("type").is_string())
+      fail(ErrorCategory::invalid_input, where, ": field 'type' is missing or not a string");
+    const std::string type = item.at("type").get<std::string>();
+    if (unsupported_v1_types().count(type) != 0)
+      fail(ErrorCategory::invalid_input, where, ": reaction type ", type,
+           " is part of the OpenAtmos schema but not of Foehn's gas-phase solver (it supports "
+           "ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, and CAMP's CMAQ_H2O2 and "
+           "CMAQ_OH_HNO3)");
+    const TypeSpec* spec = nullptr;
+    for (const TypeSpec& candidate : type_specs()) {
+      if (type == candidate.name) spec = &candidate;
+    }
+    if (spec == nullptr)
+      fail(ErrorCategory::invalid_input, where, ": field 'type': unknown reaction type '", type,
+           "'");
+
+    const std::set<std::string>* phase = nullptr;
+    if (item.contains("gas phase")) {
+      const json& name = item.at("gas phase");
+      const auto found =
+          name.is_string() ? phase_species_.find(name.get<std::string>()) : phase_species_.end();
+      if (found == phase_species_.end())
+        fail(ErrorCategory::invalid_input, where,
+             ": field 'gas phase' names no phase of 'phases' (", name.dump(), ")");
+      phase = &found->second;
+    } else {
+      fail(ErrorCategory::invalid_input, where, ": field 'gas phase' is missing");
+    }
+
+    json out = {{"type", type}};
+    std::set<std::string> parameter_keys;
+    for (const ParameterSpec& p : spec->parameters) parameter_keys.insert(p.key);
+    for (const auto& [key, value] : item.items()) {
+      if (key == "type" || key == "gas phase") continue;
+      if (key == "name") {
+        out["name"] = value;
+      } else if (key == "reactants") {
+        out["reactants"] = components(value, where, "reactants", "coefficient", phase);
+      } else if (key == "products") {
+        out["products"] = components(value, where, "products", "yield", phase);
+      } else if (key == "Ea" && spec->type == ReactionType::arrhenius) {
+        if (item.contains("C"))
+          fail(ErrorCategory::invalid_input, where,
+               ": fields 'C' and 'Ea' are both given (C = -Ea/k_B)");
+        out["C"] = -number(value, where, "Ea") / boltzmann;
+      } else if (parameter_keys.count(key) != 0 || is_user_key(key) ||
+                 (key == "scaling factor" && is_external(spec->type))) {
+        out[key] = value;  // ranges checked by the Foehn-schema parser, with the same key names
+      } else {
+        fail(ErrorCategory::invalid_input, where, ": field '", key, "' is not a parameter of ",
+             type, " in the OpenAtmos v1 schema");
+      }
+    }
+    // The schema's defaults where Foehn's own schema requires the value.
+    for (const char* key : {"A", "k0_A", "kinf_A"}) {
+      if (parameter_keys.count(key) != 0 && !out.contains(key)) out[key] = 1.0;
+    }
+    return out;
+  }
+
+  std::string source_;
+  std::set<std::string> species_names_;
+  std::map<std::string, std::set<std::string>> phase_species_;
+};
+
+}  // namespace
+
+json foehn_document_from_openatmos_v1(const json& document, const std::string& source) {
+  return V1Reader(source).translate(document);
+}
+
+json openatmos_v1_document(const Mechanism& mechanism) {
+  json document = json::object();
+  document["version"] = "1.0.0";
+  document["name"] = mechanism.name;
+  if (mechanism.concentration_unit != ConcentrationUnit::mol_per_m3)
+    document["__concentration unit"] = concentration_unit_name(mechanism.concentration_unit);
+  add_user_properties(document, mechanism.user_properties);
+  json species = json::array();
+  json gas = {{"name", "gas"}, {"species", json::array()}};
+  for (const Species& s : mechanism.species) {
+    json entry = {{"name", s.name}, {"__absolute tolerance", s.absolute_tolerance}};
+    if (s.constant) entry["tracer type"] = "CONSTANT";
+    add_user_properties(entry, s.user_properties);
+    species.push_back(std::move(entry));
+    gas["species"].push_back(s.name);
+  }
+  document["species"] = std::move(species);
+  document["phases"] = json::array({gas});
+  json reactions = json::array();
+  for (const Reaction& r : mechanism.reactions) {
+    const TypeSpec& spec = spec_of(r.type);
+    json item = {{"type", spec.name}, {"gas phase", "gas"}};
+    if (!r.name.empty()) item["name"] = r.name;
+    auto components = [&](const std::vector<SpeciesAmount>& list,
+                          const std::vector<UserProperties>& properties) {
+      json entries = json::array();
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        json entry = {
+            {"species name", mechanism.species[static_cast<std::size_t>(list[i].species)].name},
+            {"coefficient", list[i].amount}};
+        if (i < properties.size()) add_user_properties(entry, properties[i]);
+        entries.push_back(std::move(entry));
+      }
+      return entries;
+    };
+    // The schema has no reactants for EMISSION and no products for FIRST_ORDER_LOSS.
+    if (r.type != ReactionType::emission || !r.reactants.empty())
+      item["reactants"] = components(r.reactants, r.reactant_user_properties);
+    if (r.type != ReactionType::first_order_loss || !r.products.empty())
+      item["products"] = components(r.products, r.product_user_properties);
+    for (const ParameterSpec& p : spec.parameters)
+      item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
+    if (is_external(r.type)) item["scaling factor"] = r.scaling_factor;
+    add_user_properties(item, r.user_properties);
+    reactions.push_back(std::move(item));
+  }
+  document["reactions"] = std::move(reactions);
+  return document;
+}
+
+}  // namespace foehn::chemistry::formats

@@ -1,0 +1,300 @@
+// Mechanism formats: one mechanism written by hand in Foehn's JSON, the OpenAtmos v1 schema
+// (JSON and YAML) and KPP's .def/.spc/.eqn compiles to bitwise-identical systems and results;
+// the shipped mechanisms' v1 forms match them; every format's writer round-trips; each reader
+// refuses what it cannot represent with a message naming the file, the line or reaction and
+// the item.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "foehn/chemistry/compiled_mechanism.hpp"
+#include "foehn/chemistry/mechanism.hpp"
+#include "foehn/chemistry/rosenbrock_solver.hpp"
+#include "foehn/runtime/error.hpp"
+
+namespace fc = foehn::chemistry;
+
+namespace {
+
+const std::string four_formats =
+    std::string(FOEHN_TEST_DATA_DIR) + "/mechanisms/same_in_four_formats/";
+
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Everything compile() produces, compared bit for bit.
+void expect_same_compiled(const fc::Mechanism& a, const fc::Mechanism& b, const std::string& what) {
+  const fc::CompiledMechanism x = fc::compile(a);
+  const fc::CompiledMechanism y = fc::compile(b);
+  EXPECT_TRUE(same_bits(x.species_order, y.species_order)) << what;
+  EXPECT_TRUE(same_bits(x.rate_type, y.rate_type)) << what;
+  EXPECT_TRUE(same_bits(x.rate_parameters, y.rate_parameters)) << what;
+  EXPECT_TRUE(same_bits(x.external_index, y.external_index)) << what;
+  EXPECT_TRUE(same_bits(x.reactant_start, y.reactant_start)) << what;
+  EXPECT_TRUE(same_bits(x.reactant_species, y.reactant_species)) << what;
+  EXPECT_TRUE(same_bits(x.change_species, y.change_species)) << what;
+  EXPECT_TRUE(same_bits(x.change_amount, y.change_amount)) << what;
+  EXPECT_TRUE(same_bits(x.jacobian_slot, y.jacobian_slot)) << what;
+  EXPECT_TRUE(same_bits(x.column, y.column)) << what;
+  EXPECT_TRUE(same_bits(x.lu_update_target, y.lu_update_target)) << what;
+  EXPECT_EQ(x.air_density_scale, y.air_density_scale) << what;
+  ASSERT_EQ(a.species.size(), b.species.size()) << what;
+  for (std::size_t i = 0; i < a.species.size(); ++i) {
+    EXPECT_EQ(a.species[i].name, b.species[i].name) << what;
+    EXPECT_EQ(a.species[i].constant, b.species[i].constant) << what << " " << a.species[i].name;
+    EXPECT_EQ(a.species[i].absolute_tolerance, b.species[i].absolute_tolerance) << what;
+  }
+  EXPECT_EQ(a.external_rate_names, b.external_rate_names) << what;
+}
+
+// Ten minutes of the mechanism in three cells: concentrations after the solve, bit for bit.
+std::vector<double> solve(const fc::Mechanism& m) {
+  fc::RosenbrockOptions options;
+  options.control.relative_tolerance = 1e-6;
+  fc::CpuChemistrySolver solver(m, options);
+  fc::ChemistryBatch batch = fc::make_batch(m, 3);
+  const std::vector<double> initial = {1e4, 1e12, 1e9, 1e10, 1e6, 1e8, 1e10, 2.5e19, 5e18};
+  for (std::int64_t c = 0; c < 3; ++c) {
+    for (std::size_t s = 0; s < initial.size(); ++s)
+      batch.concentrations[static_cast<std::size_t>(c) * initial.size() + s] =
+          initial[s] * (1.0 + 0.1 * c);
+    batch.temperature[static_cast<std::size_t>(c)] = 220.0 + 30.0 * c;
+    batch.pressure[static_cast<std::size_t>(c)] = 2e4 + 3e4 * c;
+    batch.external_rates[static_cast<std::size_t>(c) * 2] = 8e-3;       // jNO2
+    batch.external_rates[static_cast<std::size_t>(c) * 2 + 1] = 1e-11;  // jO2
+  }
+  (void)solver.solve(batch, 600.0);
+  return batch.concentrations;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Expects invalid_input whose message holds every fragment.
+template <class Parse>
+void expect_rejected(Parse parse, std::initializer_list<const char*> fragments) {
+  try {
+    (void)parse();
+    ADD_FAILURE() << "accepted";
+  } catch (const foehn::Error& error) {
+    EXPECT_EQ(error.category(), foehn::ErrorCategory::invalid_input) << error.what();
+    const std::string message = error.what();
+    for (const char* fragment : fragments)
+      EXPECT_NE(message.find(fragment), std::string::npos)
+          << "'" << fragment << "' not in: " << message;
+  }
+}
+
+fc::Mechanism v1(const std::string& text) {
+  return fc::parse_mechanism(text, "v1.json");
+}
+fc::Mechanism kpp(const std::string& text) {
+  return fc::parse_kpp_mechanism(text, "m.eqn", "/nonexistent");
+}
+
+// A valid v1 document with `reaction` as its only reaction.
+std::string v1_with(const std::string& reaction, const std::string& species_extra = "") {
+  return R"({"version": "1.0.0", "species": [{"name": "A")" + species_extra +
+         R"(}, {"name": "B"}], "phases": [{"name": "gas", "species": ["A", "B"]}], "reactions": [)" +
+         reaction + "]}";
+}
+
+const std::string kpp_species = "#DEFVAR\nA = IGNORE; B = IGNORE;\n#EQUATIONS\n";
+
+}  // namespace
+
+TEST(MechanismFormats, OneMechanismInFourFormatsCompilesAndSolvesBitwiseTheSame) {
+  const fc::Mechanism foehn_json = fc::read_mechanism(four_formats + "small.foehn.json");
+  const fc::Mechanism v1_json = fc::read_mechanism(four_formats + "small.v1.json");
+  const fc::Mechanism v1_yaml = fc::read_mechanism(four_formats + "small.v1.yaml");
+  const fc::Mechanism kpp_def = fc::read_mechanism(four_formats + "small.def");
+  ASSERT_EQ(foehn_json.reactions.size(), 10u);
+  EXPECT_EQ(foehn_json.external_rate_names, (std::vector<std::string>{"jNO2", "jO2"}));
+  expect_same_compiled(foehn_json, v1_json, "v1 JSON");
+  expect_same_compiled(foehn_json, v1_yaml, "v1 YAML");
+  expect_same_compiled(foehn_json, kpp_def, "KPP");
+  const std::vector<double> reference = solve(foehn_json);
+  for (double y : reference) EXPECT_TRUE(std::isfinite(y) && y >= 0.0);
+  EXPECT_NE(reference[1], 1e12);  // O3 moved: the solve did something
+  EXPECT_TRUE(same_bits(reference, solve(v1_json)));
+  EXPECT_TRUE(same_bits(reference, solve(v1_yaml)));
+  EXPECT_TRUE(same_bits(reference, solve(kpp_def)));
+  // The v1 user keys were kept, on the mechanism and on a reaction component.
+  ASSERT_EQ(v1_json.user_properties.size(), 1u);
+  EXPECT_EQ(v1_json.user_properties[0].first, "__comment");
+  ASSERT_EQ(v1_json.reactions[8].product_user_properties.size(), 1u);
+  EXPECT_EQ(v1_json.reactions[8].product_user_properties[0].size(), 1u);
+}
+
+TEST(MechanismFormats, ShippedMechanismsMatchTheirOpenAtmosV1Forms) {
+  for (const auto& entry : std::filesystem::directory_iterator(FOEHN_MECHANISM_DIR)) {
+    if (entry.path().extension() != ".json") continue;
+    const fc::Mechanism shipped = fc::read_mechanism(entry.path());
+    const auto v1_path = entry.path().parent_path() / "openatmos_v1" / entry.path().filename();
+    ASSERT_TRUE(std::filesystem::exists(v1_path)) << v1_path;
+    const fc::Mechanism v1_form = fc::read_mechanism(v1_path);
+    expect_same_compiled(shipped, v1_form, v1_path.string());
+    // The file is what the writer writes today (regenerate: foehn-box -convert_mechanism).
+    EXPECT_EQ(read_file(v1_path.string()), fc::mechanism_to_openatmos_v1_json(shipped) + "\n")
+        << v1_path;
+  }
+}
+
+TEST(MechanismFormats, WritersRoundTripThroughTheReaders) {
+  const fc::Mechanism m = fc::read_mechanism(four_formats + "small.v1.json");
+  const std::string foehn = fc::mechanism_to_json(m);
+  const fc::Mechanism from_json =
+      fc::parse_mechanism(fc::mechanism_to_openatmos_v1_json(m), "w.json");
+  const fc::Mechanism from_yaml =
+      fc::parse_mechanism_yaml(fc::mechanism_to_openatmos_v1_yaml(m), "w.yaml");
+  EXPECT_EQ(fc::mechanism_to_json(from_json), foehn);
+  EXPECT_EQ(fc::mechanism_to_json(from_yaml), foehn);
+  EXPECT_EQ(fc::mechanism_to_json(fc::parse_mechanism(foehn, "f.json")), foehn);
+}
+
+TEST(MechanismFormats, OpenAtmosV1MeaningsAreHonoured) {
+  // MICM's unit unless the file says otherwise; M from the ideal gas law in mol m^-3.
+  const fc::Mechanism si = v1(v1_with(
+      R"({"type": "ARRHENIUS", "gas phase": "gas", "reactants": [{"species name": "A"}],
+          "products": [{"species name": "B", "coefficient": 2}], "Ea": 2.0e-20})"));
+  EXPECT_EQ(si.concentration_unit, fc::ConcentrationUnit::mol_per_m3);
+  EXPECT_DOUBLE_EQ(fc::compile(si).air_density_scale, 1e6 / 6.02214076e23);
+  EXPECT_EQ(si.reactions[0].products[0].amount, 2.0);                        // not silently 1
+  EXPECT_DOUBLE_EQ(si.reactions[0].parameters[2], -2.0e-20 / 1.380649e-23);  // C = -Ea / k_B
+  EXPECT_EQ(si.reactions[0].parameters[0], 1.0);  // the schema's default A
+  // scaling factor multiplies the per-cell rate.
+  const fc::Mechanism scaled = v1(v1_with(
+      R"({"type": "FIRST_ORDER_LOSS", "gas phase": "gas", "name": "dep",
+          "reactants": [{"species name": "A"}], "scaling factor": 3.0})"));
+  const fc::CompiledMechanism c = fc::compile(scaled);
+  const double per_cell[] = {0.25};
+  EXPECT_EQ(fc::rate_constant(c.rate_type[0], c.rate_parameters.data(), c.external_index[0], 250.0,
+                              1e5, per_cell, c.air_density_scale),
+            0.75);
+}
+
+TEST(MechanismFormats, OpenAtmosV1RefusesWhatItCannotRepresent) {
+  const std::string arrhenius =
+      R"("gas phase": "gas", "reactants": [{"species name": "A"}], "A": 1.0)";
+  expect_rejected([&] { return v1(v1_with(R"({"type": "SURFACE", "gas phase": "gas"})")); },
+                  {"v1.json", "reaction 0", "SURFACE", "not of Foehn's gas-phase solver"});
+  expect_rejected(
+      [&] {
+        return v1(v1_with(R"({"type": "ARRHENIUS", "name": "r", "Q": 1, )" + arrhenius + "}"));
+      },
+      {"reaction 0 ('r')", "field 'Q'", "not a parameter of ARRHENIUS"});
+  expect_rejected(
+      [&] { return v1(v1_with(R"({"type": "ARRHENIUS", "C": 1, "Ea": 1, )" + arrhenius + "}")); },
+      {"'C' and 'Ea'"});
+  expect_rejected(
+      [&] { return v1(v1_with(R"({"type": "ARRHENIUS", "gas phase": "aqueous", "A": 1})")); },
+      {"field 'gas phase' names no phase"});
+  expect_rejected(
+      [&] {
+        return v1(v1_with(R"({"type": "ARRHENIUS", "gas phase": "gas", "A": 1,
+                              "reactants": [{"species name": "A", "yield": 1}]})"));
+      },
+      {"reactants[0].yield", "not part of a reaction component"});
+  expect_rejected(
+      [&] {
+        return v1(v1_with(R"({"type": "ARRHENIUS", )" + arrhenius + "}", R"(, "colour": "red")"));
+      },
+      {"species 0 ('A')", "field 'colour'"});
+  expect_rejected([&] { return v1(R"({"version": "2.0.0", "species": [], "reactions": []})"); },
+                  {"field 'version' is '2.0.0'"});
+  expect_rejected(
+      [&] {
+        return v1(
+            R"({"version": "1.0.0", "species": [{"name": "A"}], "reactions": [], "extra": 1})");
+      },
+      {"field 'extra'"});
+  // Foehn's own schema: a product "coefficient" is refused, not read as yield 1.
+  expect_rejected(
+      [&] {
+        return fc::parse_mechanism(R"({"species": [{"name": "A"}, {"name": "B"}], "reactions": [
+            {"type": "ARRHENIUS", "A": 1, "reactants": [{"species name": "A"}],
+             "products": [{"species name": "B", "coefficient": 2}]}]})",
+                                   "foehn.json");
+      },
+      {"foehn.json", "products[0].coefficient", "expected 'species name' and 'yield'"});
+}
+
+TEST(MechanismFormats, YamlErrorsNameTheLine) {
+  expect_rejected(
+      [] { return fc::parse_mechanism_yaml("version: \"1.0.0\"\nspecies: [\n", "m.yaml"); },
+      {"m.yaml", "not valid YAML", "line"});
+  expect_rejected(
+      [] { return fc::parse_mechanism_yaml("version: 1.0.0\nname: a\nname: b\n", "m.yaml"); },
+      {"m.yaml", "line 3", "'name' appears twice"});
+  // A quoted number stays a string, and a parameter must be a number.
+  expect_rejected(
+      [] {
+        return fc::parse_mechanism_yaml(
+            "version: '1.0'\nspecies: [{name: A}]\nphases: [{name: gas, species: [A]}]\n"
+            "reactions: [{type: ARRHENIUS, gas phase: gas, reactants: [{species name: A}], A: "
+            "'3'}]\n",
+            "m.yaml");
+      },
+      {"m.yaml", "reaction 0", "field 'A' must be a number"});
+  expect_rejected([] { return fc::parse_mechanism_yaml("a: &x [*x]\n", "m.yaml"); }, {"m.yaml"});
+}
+
+TEST(MechanismFormats, KppRateLawsMapOntoFoehnsTypes) {
+  const fc::Mechanism m = kpp(kpp_species +
+                              "<a> A = B : k_3rd(temp, cair, 1.0E-31, 2.0, 3.0E-11, 1.0, 0.6);\n"
+                              "<b> A = 0.5 B : TROE(1.0E-31, 2.0, 3.0E-11, 1.0, TEMP, C_M);\n"
+                              "<c> 2A = B : 1.0D-12*EXP(-300.D0/TEMP);\n"
+                              "<d> A + hv = B : PHOTOL(3);\n");
+  ASSERT_EQ(m.reactions.size(), 4u);
+  EXPECT_EQ(m.reactions[0].type, fc::ReactionType::troe);
+  EXPECT_EQ(m.reactions[0].parameters[1], -2.0);  // (300/T)^n = (T/300)^-n
+  EXPECT_EQ(m.reactions[1].parameters[6], 0.6);
+  EXPECT_EQ(m.reactions[1].products[0].amount, 0.5);
+  EXPECT_EQ(m.reactions[2].reactants[0].amount, 2.0);
+  EXPECT_EQ(m.reactions[2].parameters[2], -300.0);
+  EXPECT_EQ(m.external_rate_names, (std::vector<std::string>{"PHOTOL(3)"}));
+  EXPECT_EQ(m.concentration_unit, fc::ConcentrationUnit::molecule_per_cm3);
+}
+
+TEST(MechanismFormats, KppRefusesWhatItCannotRepresent) {
+  expect_rejected([] { return kpp(kpp_species + "A = B : ARR2(1.0E-12, 300.0);\n"); },
+                  {"m.eqn", "line 4", "ARR2", "sign of B0"});
+  expect_rejected([] { return kpp(kpp_species + "\n<r7> A = B : USER_RATE(TEMP);\n"); },
+                  {"line 5 <r7>", "USER_RATE(TEMP)", "Foehn does not know"});
+  expect_rejected([] { return kpp(kpp_species + "A = C : 1.0;\n"); },
+                  {"species 'C' is not declared"});
+  expect_rejected([] { return kpp(kpp_species + "A = B - 0.5 A : 1.0;\n"); },
+                  {"negative stoichiometric"});
+  expect_rejected([] { return kpp(kpp_species + "A = B : 1.0\n"); },
+                  {"no closing ';'", "truncated"});
+  expect_rejected([] { return kpp("{ unclosed\n" + kpp_species); }, {"line 1", "not closed"});
+  expect_rejected([] { return kpp(kpp_species + "1.5 A = B : 1.0;\n"); }, {"integer from 1"});
+  expect_rejected([] { return kpp("A = B : 1.0;\n"); }, {"outside any section"});
+  expect_rejected([] { return kpp("#MODEL small_strato\n"); }, {"#MODEL", "KPP's installation"});
+  try {
+    (void)kpp("#INCLUDE missing.spc\n");
+    ADD_FAILURE() << "accepted a missing include";
+  } catch (const foehn::Error& error) {
+    EXPECT_EQ(error.category(), foehn::ErrorCategory::io);
+    EXPECT_NE(std::string(error.what()).find("missing.spc"), std::string::npos);
+  }
+}
+
+TEST(MechanismFormats, UnknownExtensionsAreNamed) {
+  expect_rejected([] { return fc::read_mechanism("mechanism.txt"); },
+                  {"mechanism.txt", "unknown mechanism format", ".yaml"});
+}
