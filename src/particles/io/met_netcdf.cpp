@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "foehn/runtime/error.hpp"
+#include "met_conventions.hpp"
 #include "netcdf_support.hpp"
 
 namespace foehn::particles {
@@ -74,24 +75,25 @@ TimeUnits parse_time_units(const std::string& units, const std::filesystem::path
   return parsed;
 }
 
-double pascal_per_level_unit(const std::optional<std::string>& units,
+double pascal_per_level_unit(const std::optional<std::string>& units, const std::string& name,
                              const std::filesystem::path& file) {
   if (!units) {
-    fail(ErrorCategory::invalid_input, file.string(),
-         ": variable 'lev' has no units attribute (expected \"Pa\" or \"hPa\")");
+    fail(ErrorCategory::invalid_input, file.string(), ": variable '", name,
+         "' has no units attribute (expected \"Pa\" or \"hPa\")");
   }
   const std::string u = normalised_units(*units);
   if (u == "pa") return 1.0;
   if (u == "hpa" || u == "mb" || u == "mbar" || u == "millibar" || u == "millibars") return 100.0;
-  fail(ErrorCategory::invalid_input, file.string(), ": lev units '", *units,
+  fail(ErrorCategory::invalid_input, file.string(), ": ", name, " units '", *units,
        "' are not a pressure unit (expected \"Pa\" or \"hPa\")");
 }
 
 // The identifiers of an open met file's dimensions and variables, after checking the layout.
 struct MetLayout {
-  int time = -1, level = -1, latitude = -1, longitude = -1;  // dimensions
-  std::array<int, 3> wind{-1, -1, -1};                       // u, v, omega or w
+  met_conventions::Coordinates coordinates;  // time, level, latitude, longitude
+  std::array<int, 3> wind{-1, -1, -1};       // u, v, omega or w
   std::array<std::string, 3> wind_names{"u", "v", "omega"};
+  std::array<met_conventions::Packing, 3> packing;
 };
 
 // Values of a 1-D coordinate variable on its own dimension, finite and not missing.
@@ -118,35 +120,29 @@ std::vector<double> read_coordinate(const Dataset& file, const char* name, int d
   return values;
 }
 
-void require_degrees(const Dataset& file, const char* name) {
+void require_degrees(const Dataset& file, const std::string& name) {
   const std::optional<std::string> units =
-      file.text_attribute(file.require_variable(name), "units");
+      file.text_attribute(file.require_variable(name.c_str()), "units");
   if (units && normalised_units(*units).rfind("degree", 0) != 0) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": ", name, " units '", *units,
          "' are not degrees");
   }
 }
 
-void check_wind_variable(const Dataset& file, const MetLayout& layout, int c) {
+void check_wind_variable(const Dataset& file, MetLayout& layout, int c) {
   const int variable = layout.wind[c];
   const char* name = layout.wind_names[c].c_str();
-  const std::vector<int> expected{layout.time, layout.level, layout.latitude, layout.longitude};
+  const met_conventions::Coordinates& x = layout.coordinates;
+  const std::vector<int> expected{x.time.dimension, x.level.dimension, x.latitude.dimension,
+                                  x.longitude.dimension};
   if (file.variable_dimensions(variable) != expected) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
-         "' has dimensions ", file.describe_dimensions(variable),
-         ", expected (time, lev, lat, lon)");
+         "' has dimensions ", file.describe_dimensions(variable), ", expected (", x.time.name, ", ",
+         x.level.name, ", ", x.latitude.name, ", ", x.longitude.name, ")");
   }
-  const int type = file.variable_type(variable);
-  if (type != NC_FLOAT && type != NC_DOUBLE) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
-         "' has netCDF type ", type,
-         "; float or double expected (unpack packed data first, "
-         "e.g. ncpdq -U)");
-  }
-  if (file.has_attribute(variable, "scale_factor") || file.has_attribute(variable, "add_offset")) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", name,
-         "' is packed (scale_factor/add_offset); unpack it first, e.g. ncpdq -U");
-  }
+  // Packed integers (the usual ERA5 download) are unpacked on reading.
+  layout.packing[static_cast<std::size_t>(c)] =
+      met_conventions::packing_of(file, variable, layout.wind_names[c]);
   const std::optional<std::string> units = file.text_attribute(variable, "units");
   if (!units) return;
   const std::string u = normalised_units(*units);
@@ -204,21 +200,23 @@ bool describe_latitudes(const Dataset& file, const std::vector<double>& lat, Met
 MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
   MetFileInfo info;
   info.path = file.path();
-  layout.time = file.require_dimension("time");
-  layout.level = file.require_dimension("lev");
-  layout.latitude = file.require_dimension("lat");
-  layout.longitude = file.require_dimension("lon");
+  layout.coordinates = met_conventions::find_coordinates(file);
+  const met_conventions::Coordinates& x = layout.coordinates;
 
-  const int time_variable = file.require_variable("time");
+  const int time_variable = x.time.variable;
   const std::optional<std::string> units = file.text_attribute(time_variable, "units");
   if (!units) {
-    fail(ErrorCategory::invalid_input, file.path().string(),
-         ": variable 'time' has no units attribute (e.g. \"seconds\" or \"hours since ...\")");
+    fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", x.time.name,
+         "' has no units attribute (e.g. \"seconds\" or \"hours since ...\")");
   }
   const TimeUnits time_units = parse_time_units(*units, file.path());
   info.time_units = *units;
   info.time_reference = time_units.reference;
-  info.times = read_coordinate(file, "time", layout.time);
+  if (!time_units.reference.empty()) {
+    info.time_reference_instant = met_conventions::reference_instant(
+        time_units.reference, file.text_attribute(time_variable, "calendar"), file.path().string());
+  }
+  info.times = read_coordinate(file, x.time.name.c_str(), x.time.dimension);
   if (info.times.empty()) fail(ErrorCategory::invalid_input, file.path().string(), ": no times");
   for (std::size_t k = 0; k < info.times.size(); ++k) {
     info.times[k] *= time_units.seconds_per_unit;
@@ -233,22 +231,24 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
   }
 
   MetGridGeometry& g = info.geometry;
-  const double pascal = pascal_per_level_unit(
-      file.text_attribute(file.require_variable("lev"), "units"), file.path());
-  g.pressure_levels = read_coordinate(file, "lev", layout.level);
+  const double pascal = pascal_per_level_unit(file.text_attribute(x.level.variable, "units"),
+                                              x.level.name, file.path());
+  g.pressure_levels = read_coordinate(file, x.level.name.c_str(), x.level.dimension);
   for (std::size_t k = 0; k < g.pressure_levels.size(); ++k) {
     double& p = g.pressure_levels[k];
     p *= pascal;
     if (p > highest_level_pressure) {
-      fail(ErrorCategory::invalid_input, file.path().string(), ": lev[", k, "] is ", p,
-           " Pa, above ", highest_level_pressure,
-           " Pa: not an atmospheric pressure (are the units of 'lev' right?)");
+      fail(ErrorCategory::invalid_input, file.path().string(), ": ", x.level.name, "[", k, "] is ",
+           p, " Pa, above ", highest_level_pressure,
+           " Pa: not an atmospheric pressure (are the units of '", x.level.name, "' right?)");
     }
   }
-  require_degrees(file, "lat");
-  require_degrees(file, "lon");
-  const std::vector<double> lon = read_coordinate(file, "lon", layout.longitude);
-  const std::vector<double> lat = read_coordinate(file, "lat", layout.latitude);
+  require_degrees(file, x.latitude.name);
+  require_degrees(file, x.longitude.name);
+  const std::vector<double> lon =
+      read_coordinate(file, x.longitude.name.c_str(), x.longitude.dimension);
+  const std::vector<double> lat =
+      read_coordinate(file, x.latitude.name.c_str(), x.latitude.dimension);
   g.nlon = static_cast<int>(lon.size());
   g.nlat = static_cast<int>(lat.size());
   g.first_longitude = first_longitude_of(file, lon);
@@ -262,14 +262,17 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
     fail(e.category(), file.path().string(), ": ", e.what());
   }
 
-  const std::optional<int> omega = file.find_variable("omega");
-  const std::optional<int> w = file.find_variable("w");
-  if (!omega && !w) {
-    fail(ErrorCategory::invalid_input, file.path().string(),
-         ": no vertical velocity: neither variable 'omega' nor 'w' (Pa/s)");
+  constexpr std::array<const char*, 3> wanted{
+      "eastward wind: variable 'u' or standard_name eastward_wind",
+      "northward wind: variable 'v' or standard_name northward_wind",
+      "vertical velocity: variable 'omega' or 'w' (Pa/s), or standard_name "
+      "lagrangian_tendency_of_air_pressure"};
+  for (int c = 0; c < 3; ++c) {
+    const std::optional<int> variable =
+        met_conventions::find_wind(file, c, layout.wind_names[static_cast<std::size_t>(c)]);
+    if (!variable) fail(ErrorCategory::invalid_input, file.path().string(), ": no ", wanted[c]);
+    layout.wind[static_cast<std::size_t>(c)] = *variable;
   }
-  layout.wind = {file.require_variable("u"), file.require_variable("v"), omega ? *omega : *w};
-  layout.wind_names[2] = omega ? "omega" : "w";
   info.vertical_velocity = layout.wind_names[2];
   for (int c = 0; c < 3; ++c) check_wind_variable(file, layout, c);
   return info;
@@ -291,11 +294,15 @@ void read_component(const Dataset& file, const MetLayout& layout, const MetFileI
         "reading variable '" + name + "' at time index " + std::to_string(time_index) + " (" +
             std::to_string(nlev) + " x " + std::to_string(nlat) + " x " + std::to_string(nlon) +
             " values)");
+  // Fill values are stored values: compared before unpacking.
   const std::vector<double> markers = netcdf::missing_value_markers(file, layout.wind[c]);
+  const met_conventions::Packing& packing = layout.packing[static_cast<std::size_t>(c)];
   const double limit = c < 2 ? fastest_horizontal_wind : fastest_pressure_velocity;
   for (std::size_t point = 0; point < values.size(); ++point) {
+    const double stored = values[point];
+    const bool missing = std::find(markers.begin(), markers.end(), stored) != markers.end();
+    if (packing.packed && !missing) values[point] = stored * packing.scale + packing.offset;
     const double value = values[point];
-    const bool missing = std::find(markers.begin(), markers.end(), value) != markers.end();
     if (!missing && std::fabs(value) <= limit) continue;
     const std::string where =
         foehn::detail::concat(" at lev index ", point / (nlat * nlon), ", lat index ",
@@ -364,7 +371,11 @@ void require_same_met_grid(const MetFileInfo& a, const MetFileInfo& b) {
          " x ", x.pressure_levels.size(), ") and ", b.path.string(), " (", y.nlon, " x ", y.nlat,
          " x ", y.pressure_levels.size(), ") are not on the same grid");
   }
-  if (a.time_reference != b.time_reference) {
+  // The same instant written two ways ("1900-01-01" and "1900-01-01 00:00:00") is one reference.
+  const bool same_instant = std::isfinite(a.time_reference_instant) &&
+                            std::isfinite(b.time_reference_instant) &&
+                            a.time_reference_instant == b.time_reference_instant;
+  if (a.time_reference != b.time_reference && !same_instant) {
     fail(ErrorCategory::invalid_input, "met files ", a.path.string(), " and ", b.path.string(),
          " count time from different references ('", a.time_reference, "' and '", b.time_reference,
          "')");

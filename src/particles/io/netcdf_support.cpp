@@ -250,6 +250,12 @@ std::vector<double> missing_value_markers(const Dataset& dataset, int variable) 
     const int type = dataset.variable_type(variable);
     if (!no_fill && type == NC_FLOAT) markers.push_back(static_cast<double>(NC_FILL_FLOAT));
     if (!no_fill && type == NC_DOUBLE) markers.push_back(NC_FILL_DOUBLE);
+    // Packed integers: the type's default fill.
+    if (!no_fill && type == NC_SHORT) markers.push_back(NC_FILL_SHORT);
+    if (!no_fill && type == NC_BYTE) markers.push_back(NC_FILL_BYTE);
+    if (!no_fill && type == NC_INT) markers.push_back(NC_FILL_INT);
+    if (!no_fill && type == NC_USHORT) markers.push_back(NC_FILL_USHORT);
+    if (!no_fill && type == NC_UBYTE) markers.push_back(NC_FILL_UBYTE);
   }
   if (dataset.has_attribute(variable, "missing_value")) {
     const std::vector<double> missing = dataset.numeric_attribute(variable, "missing_value");

@@ -2,9 +2,12 @@
 // Met fields from netCDF files: the documented layout of docs/particles_io.md ("Met files").
 //
 // A file holds the wind on a regular global longitude-latitude grid with pressure levels at
-// one or more times: dimensions (time, lev, lat, lon), coordinates time (s, min, h or days,
-// optionally "since <reference>"), lev (Pa or hPa), lat and lon (degrees), and variables u, v
-// (m/s) and omega or w (Pa/s) of type float or double. Reading checks the layout, the grid's
+// one or more times. Coordinates are found by their CF attributes (axis, standard_name, units)
+// or by name (time/valid_time, lev/level/pressure_level/plev, lat/latitude, lon/longitude):
+// time (s, min, h or days, optionally "since <date>" in the standard calendar), pressure (Pa or
+// hPa), latitude and longitude (degrees). Winds: u, v (m/s) and omega or w (Pa/s), or the CF
+// standard names, dimensioned (time, level, lat, lon), float, double, or integers packed with
+// scale_factor/add_offset (unpacked on reading). Reading checks the layout, the grid's
 // regularity, and that no wind value is missing or non-finite; every error is a foehn::Error
 // naming the file (invalid_input for bad content, io for a file that cannot be opened).
 // Latitudes stored north to south (ERA5) are flipped on reading into the ascending order of
@@ -14,6 +17,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -26,10 +30,13 @@ struct MetFileInfo {
   std::filesystem::path path;
   // The grid; t0 = t1 = times.front(): the caller sets them for the pair it reads.
   MetGridGeometry geometry;
-  std::vector<double> times;       // s from time_reference, strictly increasing
-  std::string time_units;          // as in the file, e.g. "hours since 1900-01-01 00:00:00"
-  std::string time_reference;      // what follows "since" (empty when nothing does)
-  std::string vertical_velocity;   // the variable used: "omega" or "w"
+  std::vector<double> times;   // s from time_reference, strictly increasing
+  std::string time_units;      // as in the file, e.g. "hours since 1900-01-01 00:00:00"
+  std::string time_reference;  // what follows "since" (empty when nothing does)
+  // That reference as an instant: s since 1970-01-01 00:00:00 UTC (proleptic Gregorian); NaN
+  // without a reference.
+  double time_reference_instant = std::numeric_limits<double>::quiet_NaN();
+  std::string vertical_velocity;         // the variable used: "omega" or "w"
   bool latitude_north_to_south = false;  // the file's order; flipped on reading
 };
 
@@ -47,8 +54,8 @@ void require_same_met_grid(const MetFileInfo& a, const MetFileInfo& b);
 
 // The pair (time first_index of `first`, time second_index of `second`) as a MetGrid, e.g.
 // consecutive times of one file or the last time of a file and the first of the next.
-MetGrid read_met_grid(const MetFileInfo& first, std::size_t first_index,
-                      const MetFileInfo& second, std::size_t second_index);
+MetGrid read_met_grid(const MetFileInfo& first, std::size_t first_index, const MetFileInfo& second,
+                      std::size_t second_index);
 // Times time_index and time_index + 1 of one file.
 MetGrid read_met_grid(const std::filesystem::path& path, std::size_t time_index);
 

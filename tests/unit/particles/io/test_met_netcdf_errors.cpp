@@ -103,13 +103,13 @@ TEST_F(BadMetFile, MissingFileIsAnIoError) {
 TEST_F(BadMetFile, MissingU) {
   RawMetFile raw;
   raw.winds = {"v", "w"};
-  expect_rejected(raw, {"no variable 'u'"});
+  expect_rejected(raw, {"no eastward wind: variable 'u'"});
 }
 
 TEST_F(BadMetFile, MissingVerticalVelocity) {
   RawMetFile raw;
   raw.winds = {"u", "v"};
-  expect_rejected(raw, {"neither variable 'omega' nor 'w'"});
+  expect_rejected(raw, {"no vertical velocity: variable 'omega' or 'w'"});
 }
 
 TEST_F(BadMetFile, WrongDimensionOrder) {
@@ -188,7 +188,7 @@ TEST_F(BadMetFile, LevelsWithoutUnits) {
 TEST_F(BadMetFile, LevelsInMetres) {
   RawMetFile raw;
   raw.lev_units = "m";
-  expect_rejected(raw, {"not a pressure unit"});
+  expect_rejected(raw, {"vertical coordinate 'lev' is a height", "pressure levels"});
 }
 
 TEST_F(BadMetFile, UnknownTimeUnits) {
