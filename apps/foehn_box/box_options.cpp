@@ -247,6 +247,10 @@ void check_time_and_output(const OptionTable& table, BoxOptions& o) {
            "-write_mechanism_schema foehn needs a .json -write_mechanism (", o.write_mechanism,
            ")");
     if (!table.was_set("-duration")) {
+      // Conversion only: an option of the run would otherwise be ignored without a word.
+      for (const char* option : {"-chem_step", "-output", "-output_interval", "-output_cells"})
+        reject_unless(table, false, option,
+                      "-duration S (a run; without it only -write_mechanism)");
       o.convert_only = true;
       return;
     }

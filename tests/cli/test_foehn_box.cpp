@@ -154,6 +154,9 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
            " -write_mechanism_schema foehn",
        "-write_mechanism_schema foehn"},
       {base + " -write_mechanism_schema foehn", "-write_mechanism_schema"},
+      {"-mechanism " + robertson + " -write_mechanism " + path("m.json") + " -output " +
+           path("y.csv"),
+       "-output is only read with -duration"},
   };
   for (const Case& c : cases) {
     const RunResult r = run_box(c.arguments);

@@ -39,14 +39,6 @@ const std::array<std::vector<std::string>, axis_count>& fallback_names() {
   return names;
 }
 
-bool is_pressure_unit(const std::string& units) {
-  std::string u;
-  for (char c : units) {
-    if (c != ' ') u += c;
-  }
-  return u == "pa" || u == "hpa" || u == "mb" || u == "mbar" || u == "millibar" || u == "millibars";
-}
-
 bool is_length_unit(const std::string& units) {
   return units == "m" || units == "km" || units == "meter" || units == "meters" ||
          units == "metre" || units == "metres" || units == "gpm";
@@ -87,6 +79,16 @@ int variable_count(const Dataset& file) {
 }
 
 }  // namespace
+
+std::optional<double> pascal_per_pressure_unit(const std::string& units) {
+  std::string u;
+  for (char c : lowered(units)) {
+    if (c != ' ') u += c;
+  }
+  if (u == "pa") return 1.0;
+  if (u == "hpa" || u == "mb" || u == "mbar" || u == "millibar" || u == "millibars") return 100.0;
+  return std::nullopt;
+}
 
 Coordinates find_coordinates(const Dataset& file) {
   const std::string path = file.path().string();
@@ -147,7 +149,8 @@ Coordinates find_coordinates(const Dataset& file) {
          "' is a height (units '", units,
          "'); Foehn's met grid is on pressure levels: interpolate the file to pressure levels "
          "first (e.g. cdo ap2pl, or download pressure-level data)");
-  if (standard_name.find("atmosphere_") == 0 || (!units.empty() && !is_pressure_unit(units)))
+  if (standard_name.find("atmosphere_") == 0 ||
+      (!units.empty() && !pascal_per_pressure_unit(units)))
     fail(ErrorCategory::invalid_input, path, ": the vertical coordinate '", level.name,
          "' is not pressure (standard_name '", standard_name, "', units '", units,
          "'); Foehn's met grid is on pressure levels (Pa or hPa)");

@@ -29,6 +29,10 @@ struct Coordinates {
 // pressure levels), or when a coordinate is not 1-D.
 [[nodiscard]] Coordinates find_coordinates(const netcdf::Dataset& file);
 
+// Pa per unit of a pressure unit ("Pa" 1; "hPa", "mb", "mbar", "millibar(s)" 100; case and
+// blanks ignored); nullopt for anything else.
+[[nodiscard]] std::optional<double> pascal_per_pressure_unit(const std::string& units);
+
 // The wind component c (0 u, 1 v, 2 vertical pressure velocity) by name (u, v, omega or w) or
 // by CF standard_name; nullopt when there is none. `name` receives the variable's name.
 [[nodiscard]] std::optional<int> find_wind(const netcdf::Dataset& file, int component,

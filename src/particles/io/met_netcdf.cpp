@@ -81,9 +81,8 @@ double pascal_per_level_unit(const std::optional<std::string>& units, const std:
     fail(ErrorCategory::invalid_input, file.string(), ": variable '", name,
          "' has no units attribute (expected \"Pa\" or \"hPa\")");
   }
-  const std::string u = normalised_units(*units);
-  if (u == "pa") return 1.0;
-  if (u == "hpa" || u == "mb" || u == "mbar" || u == "millibar" || u == "millibars") return 100.0;
+  if (const std::optional<double> pascal = met_conventions::pascal_per_pressure_unit(*units))
+    return *pascal;
   fail(ErrorCategory::invalid_input, file.string(), ": ", name, " units '", *units,
        "' are not a pressure unit (expected \"Pa\" or \"hPa\")");
 }
