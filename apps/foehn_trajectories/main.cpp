@@ -11,6 +11,7 @@
 #include "foehn/particles/io/particle_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "met_source.hpp"
+#include "parcel_outputs.hpp"
 #include "parcel_runner.hpp"
 #include "petsc_application.hpp"
 #include "stopwatch.hpp"
@@ -26,17 +27,31 @@ constexpr const char* usage =
     "usage: foehn-trajectories [options]   (a control file: -options_file run.opts)\n"
     "default: 1e5 random parcels for one day in a synthetic turbulent field on a 2-degree grid,\n"
     "dt 180 s, midpoint, diffusion and subgrid winds on, sorting every 20 steps, snapshots\n"
-    "every 6 h in out/trajectories/parcels_<time s>.nc (docs/particles_io.md)\n"
+    "every 6 h in out/trajectories: parcels_<time s>.nc, the CF trajectory file\n"
+    "parcels_trajectories.nc and parcels.pvd for ParaView (docs/particles_io.md)\n"
     "example: foehn-trajectories -met netcdf -met_files era5_00.nc,era5_01.nc -parcels 1000000\n\n";
 
 long steps_between(double a, double b, double dt) {
   return std::lround((b - a) / dt);
 }
 
-std::filesystem::path snapshot_path(const TrajectoryOptions& o, double t) {
-  char name[64];
-  std::snprintf(name, sizeof name, "parcels_%010.0f.nc", t);
-  return std::filesystem::path(o.output_dir) / name;
+// The CF units of the parcels' times: seconds since the met files' reference date, or since
+// the Unix epoch when the met fields have no date. An initial parcel file counting from another
+// date is refused: its times would be read on the wrong clock.
+std::string parcel_time_units(const MetSource& met, const TrajectoryOptions& o,
+                              const ParticleFileTime& initial) {
+  const std::string reference = met.time_reference();
+  const std::string units =
+      reference.empty() ? std::string(default_particle_time_units) : "seconds since " + reference;
+  if (!initial.reference.empty()) {
+    const ParticleFileTime run = parse_particle_time_units(units);
+    if (initial.reference_instant != run.reference_instant)
+      fail(ErrorCategory::invalid_input, "-parcels_file ", o.parcels_file,
+           ": its times count from ", initial.reference, ", the met fields' from ",
+           reference.empty() ? "no date (taken as 1970-01-01 00:00:00)" : reference,
+           "; convert the file's times first");
+  }
+  return units;
 }
 
 struct RunTotals {
@@ -50,8 +65,9 @@ void run_trajectories() {
   const Stopwatch wall;
 
   const std::unique_ptr<MetSource> met = make_met_source(o);
+  ParticleFileTime initial_clock;
   ParticleSet parcels = o.parcels_file.empty() ? make_random_global_parcels(o.random_parcels)
-                                               : read_particle_file(o.parcels_file);
+                                               : read_particle_file(o.parcels_file, &initial_clock);
   if (!parcels.has_quantity("mass")) parcels.add_quantity("mass", 1.0);
   std::error_code folder_error;
   std::filesystem::create_directories(o.output_dir, folder_error);
@@ -75,15 +91,17 @@ void run_trajectories() {
   std::printf("foehn-trajectories: %zu parcels, %s, met %s, dt %g s, %s backend\n", parcels.size(),
               o.parcels_file.empty() ? "random global" : o.parcels_file.c_str(),
               met->describe().c_str(), o.dt, backend);
+  const std::string time_units = parcel_time_units(*met, o, initial_clock);
   const auto runner = make_parcel_runner(o.backend, std::move(parcels), geometry, met->wind(index),
                                          met->wind(index + 1));
+  ParcelOutputs outputs(o, runner->parcels(), time_units);
 
   RunTotals totals;
   double t = o.start_time, met_end = *t_second;
   double next_output = o.start_time + o.output_interval;
   std::int64_t step_index = 0;
   int since_sort = 0;
-  write_particle_file(runner->parcels(), snapshot_path(o, t));
+  outputs.write(runner->parcels(), t);
   if (o.sort_interval > 0) runner->sort();
   while (t < o.end_time) {
     const double chunk_end = std::min({met_end, next_output, o.end_time});
@@ -108,7 +126,7 @@ void run_trajectories() {
       since_sort = 0;
     }
     if (std::fabs(t - next_output) <= 1e-9 * o.dt || std::fabs(t - o.end_time) <= 1e-9 * o.dt) {
-      write_particle_file(runner->parcels(), snapshot_path(o, t));
+      outputs.write(runner->parcels(), t);
       std::printf(
           "t = %10.0f s  active %llu  left the domain %llu  pressure clamps %llu  "
           "wall %.1f s\n",
@@ -129,13 +147,14 @@ void run_trajectories() {
       met_end = *t_next;
     }
   }
+  outputs.finish();
   std::printf(
       "foehn-trajectories: %llu steps, %llu sorts, %llu parcels left the domain, "
-      "%llu pressure clamps; snapshots in %s; wall %.1f s\n",
+      "%llu pressure clamps; %s in %s; wall %.1f s\n",
       static_cast<unsigned long long>(totals.steps), static_cast<unsigned long long>(totals.sorts),
       static_cast<unsigned long long>(totals.left_domain),
-      static_cast<unsigned long long>(totals.vertical_clamps), o.output_dir.c_str(),
-      wall.seconds());
+      static_cast<unsigned long long>(totals.vertical_clamps), outputs.describe().c_str(),
+      o.output_dir.c_str(), wall.seconds());
 }
 
 }  // namespace

@@ -19,7 +19,10 @@ class SyntheticSource final : public MetSource {
  public:
   SyntheticSource(MetGridGeometry geometry, WindField wind, double start, double interval,
                   std::string name)
-      : geometry_(std::move(geometry)), wind_(wind), start_(start), interval_(interval),
+      : geometry_(std::move(geometry)),
+        wind_(wind),
+        start_(start),
+        interval_(interval),
         name_(std::move(name)) {
     geometry_.t0 = start;
     geometry_.t1 = start + interval;
@@ -87,6 +90,8 @@ class NetcdfSource final : public MetSource {
       << " x " << geometry_.nlat << " x " << geometry_.pressure_levels.size() << " points";
     return s.str();
   }
+  // require_same_met_grid made every file's reference the same instant.
+  std::string time_reference() const override { return files_.front().time_reference; }
 
  private:
   struct Entry {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "foehn/particles/met_grid.hpp"
 #include "trajectory_options.hpp"
@@ -22,6 +23,9 @@ class MetSource {
   virtual particles::WindLevel wind(std::size_t index) const = 0;
   // Where the fields come from, for the log.
   virtual std::string describe() const = 0;
+  // The date the met times count from, as the first file writes it ("1900-01-01 00:00:00"), or
+  // empty when the fields have no date (synthetic fields, met files in plain seconds).
+  virtual std::string time_reference() const { return {}; }
 };
 
 // invalid_input when the run's start lies outside the source's times, or the first met

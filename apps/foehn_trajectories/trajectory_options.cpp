@@ -114,7 +114,12 @@ void declare(OptionTable& table, TrajectoryOptions& o, Choices& c) {
               &c.backend, {"auto", "cpu", "cuda"})
       .output_folder("-output_dir", "Directory of the parcel snapshots", &o.output_dir)
       .real("-output_interval", "Time between snapshots (s), a whole number of steps of -dt",
-            &o.output_interval, RealRange::above(0.0));
+            &o.output_interval, RealRange::above(0.0))
+      .flag("-output_snapshots", "Write parcels_<time s>.nc at each output time",
+            &o.write_snapshots)
+      .flag("-output_trajectory", "Write the CF trajectory file parcels_trajectories.nc",
+            &o.write_trajectory_file)
+      .flag("-output_vtk", "Write parcels_<time s>.vtp and parcels.pvd for ParaView", &o.write_vtk);
 }
 
 // True when t is a whole number of steps (to 1e-9 of a step).

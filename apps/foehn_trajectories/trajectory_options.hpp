@@ -33,6 +33,10 @@ struct TrajectoryOptions {
 
   std::string output_dir = "out/trajectories";
   double output_interval = 21600.0;  // s; snapshots parcels_<time s>.nc
+  // What each output time writes (docs/particles_io.md): the netCDF snapshot
+  // parcels_<time s>.nc, one observation of the CF trajectory file parcels_trajectories.nc,
+  // and the ParaView snapshot parcels_<time s>.vtp listed in parcels.pvd.
+  bool write_snapshots = true, write_trajectory_file = true, write_vtk = true;
 };
 
 // Reads every option (so -help lists them all, each with its range) and checks their values,

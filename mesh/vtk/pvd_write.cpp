@@ -8,26 +8,11 @@
 #include "foehn/mesh/vtk_io.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/xml_text.hpp"
 
 namespace foehn {
 
 namespace {
-
-std::string xml_attribute(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // Shortest text that reads back as the same double, so ParaView's time steps are exact.
 std::string shortest(double value) {
@@ -42,8 +27,8 @@ void write_pvd(const std::filesystem::path& path,
                const std::vector<std::pair<double, std::string>>& time_and_file) {
   for (const auto& [time, file] : time_and_file) {
     if (!std::isfinite(time)) {
-      fail(ErrorCategory::invalid_input, "cannot write '", path.string(), "': time ", time,
-           " of '", file, "' is not finite");
+      fail(ErrorCategory::invalid_input, "cannot write '", path.string(), "': time ", time, " of '",
+           file, "' is not finite");
     }
     if (file.empty()) {
       fail(ErrorCategory::invalid_input, "cannot write '", path.string(),
@@ -57,7 +42,7 @@ void write_pvd(const std::filesystem::path& path,
       << "  <Collection>\n";
   for (const auto& [time, file] : time_and_file) {
     out << "    <DataSet timestep=\"" << shortest(time) << "\" group=\"\" part=\"0\" file=\""
-        << xml_attribute(file) << "\"/>\n";
+        << xml_escaped(file) << "\"/>\n";
   }
   out << "  </Collection>\n"
       << "</VTKFile>\n";

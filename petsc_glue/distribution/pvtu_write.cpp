@@ -20,6 +20,7 @@
 #include "foehn/petsc/pvtu.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/xml_text.hpp"
 #include "mpi_support.hpp"
 
 namespace foehn::petsc {
@@ -28,33 +29,6 @@ namespace {
 
 constexpr const char* rank_field_name = "rank";
 constexpr const char* tet_tag_name = "tet_tag";  // as write_vtu names tet_tags
-
-std::string xml_attribute(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 // The arrays of a piece as the summary must declare them: name, VTK type, components.
 struct ArrayDeclaration {
@@ -106,12 +80,12 @@ void write_data_element(std::ofstream& out, const char* element,
       tensors = a.name;
   }
   out << "    <" << element;
-  if (!scalars.empty()) out << " Scalars=\"" << xml_attribute(scalars) << "\"";
-  if (!vectors.empty()) out << " Vectors=\"" << xml_attribute(vectors) << "\"";
-  if (!tensors.empty()) out << " Tensors=\"" << xml_attribute(tensors) << "\"";
+  if (!scalars.empty()) out << " Scalars=\"" << xml_escaped(scalars) << "\"";
+  if (!vectors.empty()) out << " Vectors=\"" << xml_escaped(vectors) << "\"";
+  if (!tensors.empty()) out << " Tensors=\"" << xml_escaped(tensors) << "\"";
   out << ">\n";
   for (const ArrayDeclaration& a : arrays) {
-    out << "      <PDataArray type=\"" << a.type << "\" Name=\"" << xml_attribute(a.name) << "\"";
+    out << "      <PDataArray type=\"" << a.type << "\" Name=\"" << xml_escaped(a.name) << "\"";
     if (a.components != 1) out << " NumberOfComponents=\"" << a.components << "\"";
     out << "/>\n";
   }
@@ -136,7 +110,7 @@ void write_summary(const std::filesystem::path& path, const PieceArrays& arrays,
       << "      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
       << "    </PPoints>\n";
   for (int r = 0; r < pieces; ++r) {
-    out << "    <Piece Source=\"" << xml_attribute(pvtu_piece_path(path, r).filename().string())
+    out << "    <Piece Source=\"" << xml_escaped(pvtu_piece_path(path, r).filename().string())
         << "\"/>\n";
   }
   out << "  </PUnstructuredGrid>\n"

@@ -167,6 +167,32 @@ TEST_F(TrajectoriesTool, RejectsAMetFileThatIsNotNetcdf) {
   EXPECT_NE(r.output.find("fake.nc"), std::string::npos) << r.output;
 }
 
+// An initial parcel file on another clock than the met fields would be read with its times
+// shifted by the difference: refused, naming both dates. On the same clock it runs, and the
+// snapshots count from the same date.
+TEST_F(TrajectoriesTool, RefusesInitialParcelsOnAnotherClock) {
+  using namespace foehn::particles;
+  ParticleSet parcels;
+  parcels.add(0.5, 0.2, 50000.0, 0.0, 1);
+  parcels.add(1.5, -0.2, 30000.0, 0.0, 2);
+  write_particle_file(parcels, path("dated.nc"), {"seconds since 2000-01-01 00:00:00"});
+  const std::string run_from =
+      " -met_nlon 90 -met_nlat 46 -met_nlev 20 -met_interval 3600 -end_time 21600"
+      " -output_interval 10800 -foehn_backend cpu -parcels_file ";
+  const RunResult other =
+      run_trajectories(run_from + path("dated.nc") + " -output_dir " + path("x"));
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+  EXPECT_NE(other.output.find("its times count from 2000-01-01 00:00:00"), std::string::npos)
+      << other.output;
+  write_particle_file(parcels, path("epoch.nc"), {"seconds since 1970-01-01T00:00:00Z"});
+  const RunResult same =
+      run_trajectories(run_from + path("epoch.nc") + " -output_dir " + path("y"));
+  ASSERT_EQ(same.exit_code, 0) << same.output;
+  ParticleFileTime clock;
+  (void)read_particle_file(path("y/parcels_0000021600.nc"), &clock);
+  EXPECT_EQ(clock.reference_instant, 0.0);
+}
+
 // The tester's examples of issue 17: a value PETSc once wrapped modulo 2^32, an empty value, NaN,
 // a list with a missing item, an output folder that is a file: each refused with exit code 2
 // and a message on stderr naming the option, before anything is written.
@@ -235,7 +261,7 @@ TEST_F(TrajectoriesTool, WritesToTheDefaultOutputDirWithoutTheOption) {
                                                   FOEHN_TRAJECTORIES_TOOL + small_run);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_TRUE(fs::exists(path("out/trajectories/parcels_0000021600.nc"))) << r.output;
-  EXPECT_NE(r.output.find("snapshots in out/trajectories"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("parcels.pvd in out/trajectories"), std::string::npos) << r.output;
 }
 
 }  // namespace

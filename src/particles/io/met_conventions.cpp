@@ -208,6 +208,34 @@ Packing packing_of(const Dataset& file, int variable, const std::string& name) {
   return packing;
 }
 
+TimeUnits parse_time_units(const std::string& units, const std::filesystem::path& file) {
+  std::string lowered;
+  for (char c : units) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t since = lowered.find(" since ");
+  std::string unit = lowered.substr(0, since);
+  unit.erase(unit.find_last_not_of(' ') + 1);
+  unit.erase(0, unit.find_first_not_of(' '));
+  TimeUnits parsed;
+  if (since != std::string::npos) {
+    parsed.reference = units.substr(since + 7);
+    parsed.reference.erase(0, parsed.reference.find_first_not_of(' '));
+  }
+  if (unit == "s" || unit == "sec" || unit == "second" || unit == "seconds") {
+    parsed.seconds_per_unit = 1.0;
+  } else if (unit == "min" || unit == "minute" || unit == "minutes") {
+    parsed.seconds_per_unit = 60.0;
+  } else if (unit == "h" || unit == "hour" || unit == "hours") {
+    parsed.seconds_per_unit = 3600.0;
+  } else if (unit == "d" || unit == "day" || unit == "days") {
+    parsed.seconds_per_unit = 86400.0;
+  } else {
+    fail(ErrorCategory::invalid_input, file.string(), ": time units '", units,
+         "' not understood (expected seconds, minutes, hours or days, optionally followed by "
+         "'since <reference>')");
+  }
+  return parsed;
+}
+
 double reference_instant(const std::string& reference, const std::optional<std::string>& calendar,
                          const std::string& file) {
   if (calendar) {

@@ -6,6 +6,7 @@
 // the reader can unpack them; a time reference ("hours since 1900-01-01 00:00:00") becomes an
 // instant. docs/particles_io.md ("Met files") is the user-facing description.
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -48,6 +49,15 @@ struct Packing {
 };
 [[nodiscard]] Packing packing_of(const netcdf::Dataset& file, int variable,
                                  const std::string& name);
+
+// A CF time unit: "<unit>" or "<unit> since <reference>", unit one of s, sec, second(s), min,
+// minute(s), h, hour(s), d, day(s) (any case). invalid_input naming the file otherwise.
+struct TimeUnits {
+  double seconds_per_unit = 1.0;
+  std::string reference;  // after "since", trimmed; empty without "since"
+};
+[[nodiscard]] TimeUnits parse_time_units(const std::string& units,
+                                         const std::filesystem::path& file);
 
 // The instant a time reference names, in seconds since 1970-01-01 00:00:00 UTC in the proleptic
 // Gregorian calendar: "1900-01-01", "1900-01-01 00:00:00", "2024-06-01T12:00:00Z",

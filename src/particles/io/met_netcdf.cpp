@@ -42,39 +42,6 @@ std::string normalised_units(const std::string& units) {
   return text;
 }
 
-struct TimeUnits {
-  double seconds_per_unit = 1.0;
-  std::string reference;  // after "since", trimmed
-};
-
-TimeUnits parse_time_units(const std::string& units, const std::filesystem::path& file) {
-  std::string lowered;
-  for (char c : units) lowered += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const std::size_t since = lowered.find(" since ");
-  std::string unit = lowered.substr(0, since);
-  unit.erase(unit.find_last_not_of(' ') + 1);
-  unit.erase(0, unit.find_first_not_of(' '));
-  TimeUnits parsed;
-  if (since != std::string::npos) {
-    parsed.reference = units.substr(since + 7);
-    parsed.reference.erase(0, parsed.reference.find_first_not_of(' '));
-  }
-  if (unit == "s" || unit == "sec" || unit == "second" || unit == "seconds") {
-    parsed.seconds_per_unit = 1.0;
-  } else if (unit == "min" || unit == "minute" || unit == "minutes") {
-    parsed.seconds_per_unit = 60.0;
-  } else if (unit == "h" || unit == "hour" || unit == "hours") {
-    parsed.seconds_per_unit = 3600.0;
-  } else if (unit == "d" || unit == "day" || unit == "days") {
-    parsed.seconds_per_unit = 86400.0;
-  } else {
-    fail(ErrorCategory::invalid_input, file.string(), ": time units '", units,
-         "' not understood (expected seconds, minutes, hours or days, optionally followed by "
-         "'since <reference>')");
-  }
-  return parsed;
-}
-
 double pascal_per_level_unit(const std::optional<std::string>& units, const std::string& name,
                              const std::filesystem::path& file) {
   if (!units) {
@@ -208,7 +175,8 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": variable '", x.time.name,
          "' has no units attribute (e.g. \"seconds\" or \"hours since ...\")");
   }
-  const TimeUnits time_units = parse_time_units(*units, file.path());
+  const met_conventions::TimeUnits time_units =
+      met_conventions::parse_time_units(*units, file.path());
   info.time_units = *units;
   info.time_reference = time_units.reference;
   if (!time_units.reference.empty()) {
@@ -440,7 +408,8 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
     fail(ErrorCategory::invalid_input, "write_met_file: vertical velocity name '",
          options.vertical_velocity, "' (\"omega\" or \"w\")");
   }
-  const TimeUnits time_units = parse_time_units(options.time_units, path);
+  const met_conventions::TimeUnits time_units =
+      met_conventions::parse_time_units(options.time_units, path);
 
   netcdf::AtomicOutput output(path);
   Dataset& file = output.dataset();

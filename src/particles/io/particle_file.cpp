@@ -10,8 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "cf_parcels.hpp"
 #include "foehn/particles/io/trajectory_deviation.hpp"
 #include "foehn/runtime/error.hpp"
+#include "met_conventions.hpp"
 #include "netcdf_support.hpp"
 
 namespace foehn::particles {
@@ -42,19 +44,10 @@ bool is_numeric_type(int type) {
   return is_integer_type(type) || type == NC_FLOAT || type == NC_DOUBLE;
 }
 
-// First repeated id, if any (sorting a copy: O(n log n), no hash table of 1e8 entries).
-std::optional<std::int64_t> repeated_id(const std::vector<std::int64_t>& ids) {
-  std::vector<std::int64_t> sorted = ids;
-  std::sort(sorted.begin(), sorted.end());
-  const auto repeat = std::adjacent_find(sorted.begin(), sorted.end());
-  if (repeat == sorted.end()) return std::nullopt;
-  return *repeat;
-}
-
 // ---- writing --------------------------------------------------------------------------------
 
 int define_particle_variable(Dataset& file, const std::string& name, int type, int dimension,
-                             const char* units, bool contiguous) {
+                             bool contiguous) {
   const int variable = file.define_variable(name.c_str(), type, {dimension});
   // One contiguous block per variable: snapshots are written and read whole, so chunking
   // would only add index overhead. A zero-length (unlimited) dimension must stay chunked.
@@ -62,7 +55,6 @@ int define_particle_variable(Dataset& file, const std::string& name, int type, i
     check(nc_def_var_chunking(file.id(), variable, NC_CONTIGUOUS, nullptr), file.path(),
           "making variable '" + name + "' contiguous", ErrorCategory::io);
   }
-  if (units != nullptr) file.put_text_attribute(variable, "units", units);
   return variable;
 }
 
@@ -70,30 +62,6 @@ void put_doubles(Dataset& file, int variable, const std::vector<double>& values,
   if (values.empty()) return;
   check(nc_put_var_double(file.id(), variable, values.data()), file.path(),
         std::string("writing variable '") + name + "'", ErrorCategory::io);
-}
-
-void validate_for_writing(const ParticleSet& parcels, const std::filesystem::path& path) {
-  try {
-    parcels.validate();
-  } catch (const Error& e) {
-    fail(e.category(), "write_particle_file ", path.string(), ": ", e.what());
-  }
-  if (parcels.id.size() != parcels.longitude.size()) {
-    fail(ErrorCategory::invalid_input, "write_particle_file ", path.string(),
-         ": id and position arrays differ in length");
-  }
-  if (const std::optional<std::int64_t> repeat = repeated_id(parcels.id)) {
-    fail(ErrorCategory::invalid_input, "write_particle_file ", path.string(), ": parcel id ",
-         *repeat, " occurs more than once");
-  }
-  for (const std::string& name : parcels.quantity_names()) {
-    if (is_coordinate_name(name) || name.empty() || name.find('/') != std::string::npos) {
-      fail(ErrorCategory::invalid_input, "write_particle_file ", path.string(), ": quantity name '",
-           name,
-           "' cannot be a netCDF variable of a particle file (empty, contains '/', or one "
-           "of lon, lat, pressure, time, id, status)");
-    }
-  }
 }
 
 // ---- reading --------------------------------------------------------------------------------
@@ -150,7 +118,7 @@ std::vector<std::int64_t> read_ids(const Dataset& file, int dimension, std::size
           "reading variable 'id' (" + std::to_string(n) + " values)");
   }
   std::vector<std::int64_t> ids(values.begin(), values.end());
-  if (const std::optional<std::int64_t> repeat = repeated_id(ids)) {
+  if (const std::optional<std::int64_t> repeat = cf::repeated_id(ids)) {
     fail(ErrorCategory::invalid_input, file.path().string(), ": parcel id ", *repeat,
          " occurs more than once");
   }
@@ -175,36 +143,58 @@ std::vector<ParcelStatus> read_statuses(const Dataset& file, int dimension, std:
   return statuses;
 }
 
+ParticleFileTime clock_of(const std::string& units, const std::optional<std::string>& calendar,
+                          const std::filesystem::path& where) {
+  ParticleFileTime clock;
+  clock.units = units;
+  clock.reference = met_conventions::parse_time_units(units, where).reference;
+  if (!clock.reference.empty())
+    clock.reference_instant =
+        met_conventions::reference_instant(clock.reference, calendar, where.string());
+  return clock;
+}
+
+// The time variable's units (plain "s" in files written before CF; none in a hand-made initial
+// file, whose times are then seconds on the run's clock) and their reference.
+ParticleFileTime read_clock(const Dataset& file) {
+  const int variable = file.require_variable("time");
+  const std::optional<std::string> units = file.text_attribute(variable, "units");
+  if (!units) return {};
+  return clock_of(*units, file.text_attribute(variable, "calendar"), file.path());
+}
+
 }  // namespace
 
-void write_particle_file(const ParticleSet& parcels, const std::filesystem::path& path) {
-  validate_for_writing(parcels, path);
+ParticleFileTime parse_particle_time_units(const std::string& units) {
+  return clock_of(units, std::nullopt, "time units");
+}
+
+void write_particle_file(const ParticleSet& parcels, const std::filesystem::path& path,
+                         const ParticleFileOptions& options) {
+  cf::validate_for_writing(parcels, path, "write_particle_file");
+  (void)cf::check_seconds_units(options.time_units, path);
   const std::size_t n = parcels.size();
   netcdf::AtomicOutput output(path);
   Dataset& file = output.dataset();
   // Length 0 makes the dimension unlimited, the only way netCDF holds an empty snapshot.
   const int dimension = file.define_dimension(particle_dimension, n);
   const bool contiguous = n > 0;
-  const int lon =
-      define_particle_variable(file, "lon", NC_DOUBLE, dimension, "degrees_east", contiguous);
-  const int lat =
-      define_particle_variable(file, "lat", NC_DOUBLE, dimension, "degrees_north", contiguous);
-  const int pressure =
-      define_particle_variable(file, "pressure", NC_DOUBLE, dimension, "Pa", contiguous);
-  const int time = define_particle_variable(file, "time", NC_DOUBLE, dimension, "s", contiguous);
-  const int id = define_particle_variable(file, "id", NC_INT64, dimension, nullptr, contiguous);
-  const int status =
-      define_particle_variable(file, "status", NC_UBYTE, dimension, nullptr, contiguous);
-  file.put_text_attribute(status, "flag_meanings", "active left_domain");
-  const std::array<unsigned char, 2> flag_values{0, 1};
-  check(nc_put_att_uchar(file.id(), status, "flag_values", NC_UBYTE, flag_values.size(),
-                         flag_values.data()),
-        path, "writing attribute 'flag_values' of status", ErrorCategory::io);
+  const int lon = define_particle_variable(file, "lon", NC_DOUBLE, dimension, contiguous);
+  const int lat = define_particle_variable(file, "lat", NC_DOUBLE, dimension, contiguous);
+  const int pressure = define_particle_variable(file, "pressure", NC_DOUBLE, dimension, contiguous);
+  const int time = define_particle_variable(file, "time", NC_DOUBLE, dimension, contiguous);
+  cf::describe_coordinates(file, lon, lat, pressure, time, options.time_units);
+  const int id = define_particle_variable(file, "id", NC_INT64, dimension, contiguous);
+  file.put_text_attribute(id, "long_name", "persistent parcel id");
+  const int status = define_particle_variable(file, "status", NC_UBYTE, dimension, contiguous);
+  cf::describe_status(file, status);
   std::vector<int> quantity_variables;
-  for (const std::string& name : parcels.quantity_names())
+  for (const std::string& name : parcels.quantity_names()) {
     quantity_variables.push_back(
-        define_particle_variable(file, name, NC_DOUBLE, dimension, nullptr, contiguous));
-  file.put_text_attribute(NC_GLOBAL, "foehn_format", "particle file 1 (docs/particles_io.md)");
+        define_particle_variable(file, name, NC_DOUBLE, dimension, contiguous));
+    file.put_text_attribute(quantity_variables.back(), "coordinates", cf::parcel_coordinates);
+  }
+  cf::describe_file(file, "point", "particle file 2 (docs/particles_io.md)");
   file.end_definitions();
 
   std::vector<double> degrees(n);
@@ -233,7 +223,7 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
   output.commit();
 }
 
-ParticleSet read_particle_file(const std::filesystem::path& path) {
+ParticleSet read_particle_file(const std::filesystem::path& path, ParticleFileTime* time) {
   Dataset file = Dataset::open_for_reading(path);
   const int dimension = file.require_dimension(particle_dimension);
   const std::size_t n = file.dimension_length(dimension);
@@ -250,6 +240,18 @@ ParticleSet read_particle_file(const std::filesystem::path& path) {
   }
   parcels.pressure = read_coordinate(file, "pressure", dimension, n);
   parcels.time = read_coordinate(file, "time", dimension, n);
+  const ParticleFileTime clock = read_clock(file);
+  const double seconds_per_unit =
+      clock.units.empty()
+          ? 1.0
+          : met_conventions::parse_time_units(clock.units, file.path()).seconds_per_unit;
+  for (std::size_t i = 0; seconds_per_unit != 1.0 && i < n; ++i) {
+    parcels.time[i] *= seconds_per_unit;
+    if (!std::isfinite(parcels.time[i]))
+      fail(ErrorCategory::invalid_input, path.string(), ": time of particle ", i,
+           " is not finite in seconds (units '", clock.units, "')");
+  }
+  if (time != nullptr) *time = clock;
   parcels.id = read_ids(file, dimension, n);
   parcels.status = read_statuses(file, dimension, n);
 

@@ -31,6 +31,7 @@
 #include "io/output_series.hpp"
 #include "io/section_sampler.hpp"
 #include "io/timing_reduce.hpp"
+#include "io/xdmf.hpp"
 #include "mountain_wave_model.hpp"
 #include "petsc_application.hpp"
 #include "run_options.hpp"
@@ -303,9 +304,14 @@ void run() {
     check_model_memory(o.mesh_request, 6.0 * d.cells_x * d.cells_y * d.cells_z);
   }
   app::Stopwatch setup_clock;
-  TetMesh input_mesh;  // rank 0, only with tracer parcels
-  const petsc::DistributedMesh mesh =
-      make_mesh(o, comm, rank, o.tracers.enabled() ? &input_mesh : nullptr);
+  TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field
+  const petsc::DistributedMesh mesh = make_mesh(o, comm, rank, &input_mesh);
+  // The tets the checkpoints' XDMF files point to, in the input numbering the checkpoints use.
+  const std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
+  petsc::detail::run_collectively(comm, [&] {
+    if (rank == 0) write_mesh_topology_file(topology_file, input_mesh);
+  });
+  if (!o.tracers.enabled()) input_mesh = TetMesh{};
   choose_time_step(o, shortest_edge(mesh.local, comm));
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
   const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
@@ -339,6 +345,13 @@ void run() {
                               o.domain.length_x,        o.domain.length_y};
   if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
   std::unique_ptr<TracerParcels> tracers;
+  std::vector<std::pair<double, std::string>> tracer_series;  // rank 0: tracers.pvd
+  if (o.tracers.enabled() && rank == 0 && !o.restart.empty() &&
+      std::filesystem::exists(o.output_dir / "tracers.pvd")) {
+    // Keep the interrupted run's snapshots up to the restart; later ones are written again.
+    for (const auto& entry : read_pvd_entries(o.output_dir / "tracers.pvd"))
+      if (entry.first <= model.time()) tracer_series.push_back(entry);
+  }
   if (o.tracers.enabled()) {
     tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers,
                                               model.state());
@@ -352,14 +365,25 @@ void run() {
     if (series) series->write(state);
     if (tracers) {
       char name[64];
-      std::snprintf(name, sizeof name, "tracers_%06lld.csv", static_cast<long long>(state.step));
-      tracers->write_csv(o.output_dir / name);
+      std::snprintf(name, sizeof name, "tracers_%06lld", static_cast<long long>(state.step));
+      tracers->write_csv(o.output_dir / (std::string(name) + ".csv"));
+      tracers->write_vtp(o.output_dir / (std::string(name) + ".vtp"));
+      petsc::detail::run_collectively(comm, [&] {
+        if (rank != 0) return;
+        tracer_series.emplace_back(state.time, std::string(name) + ".vtp");
+        write_pvd(o.output_dir / "tracers.pvd", tracer_series);
+      });
     }
     if (sampler) {
       char name[64];
       std::snprintf(name, sizeof name, "sections_%06lld.h5", static_cast<long long>(state.step));
       sampler->write_state_sections(o.output_dir / name, state, attributes);
       sampler->write_state_sections(o.output_dir / "sections_latest.h5", state, attributes);
+      petsc::detail::run_collectively(comm, [&] {
+        if (rank != 0) return;
+        write_sections_xdmf(o.output_dir / name);
+        write_sections_xdmf(o.output_dir / "sections_latest.h5");
+      });
     }
   };
   auto write_checkpoint_now = [&] {
@@ -368,6 +392,9 @@ void run() {
     char name[64];
     std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(state.step));
     write_checkpoint(mesh, state, o.output_dir / name, CheckpointMetadata{fingerprint});
+    petsc::detail::run_collectively(comm, [&] {
+      if (rank == 0) write_checkpoint_xdmf(o.output_dir / name, topology_file);
+    });
     if (rank == 0) std::printf("  checkpoint %s\n", (o.output_dir / name).c_str());
   };
   if (o.restart.empty()) write_outputs();
@@ -466,7 +493,8 @@ int main(int argc, char** argv) {
        "  [-foehn_backend cpu|cuda|auto] [-foehn_assembly strategy] [-foehn_devices 0,1]\n"
        "  [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
-       "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers_*.csv)\n"
+       "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers.pvd, "
+       "*.csv)\n"
        "  per-system solver options: -theta_ -qv_ -qc_ -qr_ -momentum_ -pressure_ -projection_\n"},
       [] { foehn::mountainwave::run(); });
 }

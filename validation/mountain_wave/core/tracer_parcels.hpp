@@ -21,10 +21,10 @@
 namespace foehn::mountainwave {
 
 struct TracerSeeding {
-  int columns = 0;           // parcels across y (0: no tracer parcels)
-  int levels = 0;            // parcels up z
-  double x_start = -20000;   // m
-  double y_half_width = 10000;  // parcels at y in [-y_half_width, y_half_width]
+  int columns = 0;                      // parcels across y (0: no tracer parcels)
+  int levels = 0;                       // parcels up z
+  double x_start = -20000;              // m
+  double y_half_width = 10000;          // parcels at y in [-y_half_width, y_half_width]
   double z_bottom = 500, z_top = 6000;  // m above sea level (above the terrain where it is higher)
   bool enabled() const noexcept { return columns > 0 && levels > 0; }
 };
@@ -47,12 +47,15 @@ class TracerParcels {
   std::size_t left_domain() const noexcept { return left_domain_; }
   // Rank 0 writes id, x, y, z, time, status as CSV (atomically); other ranks do nothing.
   void write_csv(const std::filesystem::path& path) const;
+  // Collective; rank 0 writes the parcels as a ParaView point cloud (.vtp, atomically): points
+  // (x, y, z) in m, point data time, id (Int64) and status (UInt8: 0 inside, 1 left the mesh).
+  void write_vtp(const std::filesystem::path& path) const;
 
  private:
   const petsc::DistributedMesh& mesh_;
   std::unique_ptr<particles::MeshVelocityField> field_;  // rank 0
-  particles::MeshParcels parcels_;                        // rank 0
-  std::vector<double> previous_velocity_;                 // rank 0, input numbering
+  particles::MeshParcels parcels_;                       // rank 0
+  std::vector<double> previous_velocity_;                // rank 0, input numbering
   double time_ = 0;
   std::size_t left_domain_ = 0;
 };

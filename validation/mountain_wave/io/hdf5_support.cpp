@@ -299,37 +299,57 @@ std::string read_string_attribute(hid_t object, const char* name,
   return buffer;
 }
 
-void write_dataset(hid_t parent, const char* name, std::span<const double> values,
-                   const std::vector<hsize_t>& dims, const std::filesystem::path& file,
-                   const DatasetOptions& options) {
+namespace {
+
+// Creates dataset `name` of `file_type` and shape `dims`, writes `count` values of `memory_type`
+// (count must equal the product of dims) and returns it; chunked with Fletcher-32 when asked.
+Hid create_and_write(hid_t parent, const char* name, const void* values, std::size_t count,
+                     hid_t file_type, hid_t memory_type, const std::vector<hsize_t>& dims,
+                     const std::filesystem::path& file, bool checksum) {
   const std::string what = std::string("writing dataset '") + name + "'";
-  const hsize_t count = std::accumulate(dims.begin(), dims.end(), hsize_t{1},
-                                        [](hsize_t a, hsize_t b) { return a * b; });
-  if (count != values.size())
-    fail(ErrorCategory::internal, quoted(file), ": dataset '", name, "' has ", values.size(),
-         " values for ", count, " places");
+  const hsize_t places = std::accumulate(dims.begin(), dims.end(), hsize_t{1},
+                                         [](hsize_t a, hsize_t b) { return a * b; });
+  if (places != count)
+    fail(ErrorCategory::internal, quoted(file), ": dataset '", name, "' has ", count,
+         " values for ", places, " places");
   const Hid space = checked(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
                             H5Sclose, ErrorCategory::io, file, what);
   const Hid properties = untimed_object_properties(H5P_DATASET_CREATE, file);
-  if (options.checksum && count > 0) {
+  if (checksum && places > 0) {
     // Chunks of about 64 Ki values (512 KiB) along the first dimension.
     std::vector<hsize_t> chunk = dims;
-    const hsize_t row = count / dims[0];
+    const hsize_t row = places / dims[0];
     chunk[0] = std::max<hsize_t>(1, std::min<hsize_t>(dims[0], (hsize_t{1} << 16) / row));
     check(H5Pset_chunk(properties.get(), static_cast<int>(chunk.size()), chunk.data()),
           ErrorCategory::io, file, what);
     check(H5Pset_fletcher32(properties.get()), ErrorCategory::io, file, what);
   }
-  const Hid dataset = checked(H5Dcreate2(parent, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
-                                         properties.get(), H5P_DEFAULT),
-                              H5Dclose, ErrorCategory::io, file, what);
-  if (count > 0)
-    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+  Hid dataset = checked(
+      H5Dcreate2(parent, name, file_type, space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT),
+      H5Dclose, ErrorCategory::io, file, what);
+  if (places > 0)
+    check(H5Dwrite(dataset.get(), memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values),
           ErrorCategory::io, file, what);
+  return dataset;
+}
+
+}  // namespace
+
+void write_dataset(hid_t parent, const char* name, std::span<const double> values,
+                   const std::vector<hsize_t>& dims, const std::filesystem::path& file,
+                   const DatasetOptions& options) {
+  const Hid dataset = create_and_write(parent, name, values.data(), values.size(), H5T_IEEE_F64LE,
+                                       H5T_NATIVE_DOUBLE, dims, file, options.checksum);
   if (options.units != nullptr)
     write_attribute(dataset.get(), "units", std::string_view(options.units), file);
   if (options.description != nullptr)
     write_attribute(dataset.get(), "description", std::string_view(options.description), file);
+}
+
+void write_int32_dataset(hid_t parent, const char* name, std::span<const std::int32_t> values,
+                         const std::vector<hsize_t>& dims, const std::filesystem::path& file) {
+  (void)create_and_write(parent, name, values.data(), values.size(), H5T_STD_I32LE,
+                         H5T_NATIVE_INT32, dims, file, false);
 }
 
 namespace {

@@ -122,6 +122,9 @@ struct DatasetOptions {
 void write_dataset(hid_t parent, const char* name, std::span<const double> values,
                    const std::vector<hsize_t>& dims, const std::filesystem::path& file,
                    const DatasetOptions& options = {});
+// A 32-bit integer dataset (little-endian), contiguous.
+void write_int32_dataset(hid_t parent, const char* name, std::span<const std::int32_t> values,
+                         const std::vector<hsize_t>& dims, const std::filesystem::path& file);
 // The shape of a dataset; invalid_input when `name` is not a float64 dataset.
 std::vector<hsize_t> float64_dataset_dims(hid_t parent, const char* name,
                                           const std::filesystem::path& file);

@@ -50,7 +50,8 @@ std::optional<std::string> attribute_of(std::string_view element, std::string_vi
   return xml_unescaped(element.substr(value_start, end - value_start));
 }
 
-// (time, file) of every DataSet element of a .pvd as write_pvd writes it.
+}  // namespace
+
 std::vector<std::pair<double, std::string>> read_pvd_entries(const std::filesystem::path& pvd) {
   std::ifstream in(pvd, std::ios::binary);
   if (!in) fail(ErrorCategory::io, "'", pvd.string(), "': cannot open to resume the series");
@@ -79,6 +80,8 @@ std::vector<std::pair<double, std::string>> read_pvd_entries(const std::filesyst
   }
   return entries;
 }
+
+namespace {
 
 // NNNN of "<name>_<NNNN>.pvtu"; -1 when `file` is not named so.
 int index_in(const std::string& file, const std::string& name) {

@@ -22,6 +22,10 @@
 
 namespace foehn::mountainwave {
 
+// (time, file) of every DataSet of a .pvd as write_pvd writes it. io when it cannot be opened,
+// invalid_input for a DataSet without a finite timestep and a file.
+std::vector<std::pair<double, std::string>> read_pvd_entries(const std::filesystem::path& pvd);
+
 class OutputSeries {
  public:
   // Collective. Keeps a reference to `mesh`, which must outlive the series. Rank 0 creates

@@ -15,6 +15,7 @@
 #include <vtkOutputWindow.h>
 
 #include "foehn/mesh/vtk_io.hpp"
+#include "foehn/mesh/vtk_points.hpp"
 #include "foehn/runtime/error.hpp"
 #include "support/temp_dir.hpp"
 #include "unit/mesh/support/box_mesh.hpp"
@@ -236,6 +237,30 @@ TEST(VtuErrors, BadCompressionLevelIsInvalidInput) {
                          {foehn::VtuEncoding::binary_appended, true, 12});
       },
       ErrorCategory::invalid_input, "compression level");
+}
+
+// Point clouds (.vtp): inconsistent data is refused before anything is written.
+TEST(VtpErrors, InconsistentCloudsAreRefused) {
+  TempDir dir;
+  const auto path = dir.path() / "cloud.vtp";
+  foehn::PointCloud cloud;
+  cloud.points = {{0, 0, 0}, {1, 0, 0}};
+  cloud.fields.push_back({"t", 1, {0.0}});
+  expect_error([&] { foehn::write_vtp(cloud, path); }, ErrorCategory::invalid_input,
+               "point field 't' has 1 values, expected 2");
+  cloud.fields[0].values = {0.0, 1.0};
+  cloud.integer_fields.push_back({"t", {1, 2}, false});
+  expect_error([&] { foehn::write_vtp(cloud, path); }, ErrorCategory::invalid_input,
+               "duplicate point field name 't'");
+  cloud.integer_fields[0] = {"status", {0, 256}, true};
+  expect_error([&] { foehn::write_vtp(cloud, path); }, ErrorCategory::invalid_input,
+               "holds 256 at point 1");
+  EXPECT_FALSE(std::filesystem::exists(path));
+  cloud.integer_fields[0].values[1] = 1;
+  expect_error([&] { foehn::write_vtp(cloud, dir.path() / "missing" / "cloud.vtp"); },
+               ErrorCategory::io, "missing");
+  foehn::write_vtp(cloud, path);
+  EXPECT_TRUE(std::filesystem::exists(path));
 }
 
 }  // namespace

@@ -11,6 +11,9 @@
 #include <fstream>
 #include <limits>
 #include <random>
+#include <string>
+
+#include <netcdf.h>
 
 #include "foehn/particles/io/particle_file.hpp"
 #include "io_test_support.hpp"
@@ -143,7 +146,8 @@ struct RawParticleFile {
       time{0.0, 0.0, 0.0};
   std::vector<long long> id{1, 2, 3};
   bool with_id = true;
-  int format = NC_NETCDF4;  // nc_create mode; 64-bit ids need netCDF-4 or CDF-5
+  std::string time_units, calendar;  // attributes of time, when not empty
+  int format = NC_NETCDF4;           // nc_create mode; 64-bit ids need netCDF-4 or CDF-5
   void write(const std::filesystem::path& path) const {
     int file = -1, dim = -1, var = -1;
     nc(nc_create(path.c_str(), NC_CLOBBER | format, &file));
@@ -155,6 +159,11 @@ struct RawParticleFile {
       nc(nc_def_var(file, name, NC_DOUBLE, 1, &dim, &var));
       vars.push_back(var);
     }
+    const auto text = [&](const char* name, const std::string& value) {
+      if (!value.empty()) nc(nc_put_att_text(file, vars[3], name, value.size(), value.data()));
+    };
+    text("units", time_units);
+    text("calendar", calendar);
     int id_var = -1;
     const bool int64 = format == NC_NETCDF4 || format == NC_64BIT_DATA;
     if (with_id) nc(nc_def_var(file, "id", int64 ? NC_INT64 : NC_INT, 1, &dim, &id_var));
@@ -250,6 +259,80 @@ TEST(ParticleFile, ReaderRejectsBadFiles) {
   RawMetFile().write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
                {"bad.nc", "no dimension 'particle'"});
+}
+
+// The snapshot is a CF collection of points: what a CF reader needs is in the file.
+TEST(ParticleFile, CarriesCfMetadata) {
+  foehn::testing::TempDir folder;
+  ParticleSet parcels = sample_parcels(5);
+  write_particle_file(parcels, folder / "cf.nc", {"seconds since 1900-01-01 00:00:00"});
+  const std::filesystem::path path = folder / "cf.nc";
+  int file = -1, time = -1, pressure = -1, mass = -1;
+  nc(nc_open(path.c_str(), NC_NOWRITE, &file));
+  const auto text = [&](int variable, const char* name) {
+    std::size_t length = 0;
+    if (nc_inq_attlen(file, variable, name, &length) != NC_NOERR) return std::string("<none>");
+    std::string value(length, '\0');
+    nc(nc_get_att_text(file, variable, name, value.data()));
+    return value;
+  };
+  nc(nc_inq_varid(file, "time", &time));
+  nc(nc_inq_varid(file, "pressure", &pressure));
+  nc(nc_inq_varid(file, "mass", &mass));
+  EXPECT_EQ(text(NC_GLOBAL, "Conventions"), "CF-1.11");
+  EXPECT_EQ(text(NC_GLOBAL, "featureType"), "point");
+  EXPECT_EQ(text(time, "units"), "seconds since 1900-01-01 00:00:00");
+  EXPECT_EQ(text(time, "standard_name"), "time");
+  EXPECT_EQ(text(pressure, "standard_name"), "air_pressure");
+  EXPECT_EQ(text(mass, "coordinates"), "time lat lon pressure");
+  nc(nc_close(file));
+  ParticleFileTime clock;
+  const ParticleSet back = read_particle_file(path, &clock);
+  EXPECT_EQ(clock.reference, "1900-01-01 00:00:00");
+  EXPECT_EQ(clock.reference_instant, -2208988800.0);
+  EXPECT_EQ(back.time, parcels.time);
+}
+
+// Times in other units are converted to seconds; the reference is reported, not applied.
+TEST(ParticleFile, ReadsCfTimeUnits) {
+  foehn::testing::TempDir folder;
+  RawParticleFile raw;
+  raw.time = {0.0, 1.5, 24.0};
+  raw.time_units = "hours since 2000-01-01T00:00:00Z";
+  raw.calendar = "proleptic_gregorian";
+  raw.write(folder / "hours.nc");
+  ParticleFileTime clock;
+  const ParticleSet parcels = read_particle_file(folder / "hours.nc", &clock);
+  EXPECT_EQ(parcels.time, (std::vector<double>{0.0, 5400.0, 86400.0}));
+  EXPECT_EQ(clock.reference_instant, 946684800.0);
+
+  raw.calendar = "noleap";
+  raw.write(folder / "noleap.nc");
+  expect_error([&] { (void)read_particle_file(folder / "noleap.nc"); },
+               ErrorCategory::invalid_input, {"noleap.nc", "calendar 'noleap'"});
+  raw.calendar.clear();
+  raw.time_units = "fortnights";
+  raw.write(folder / "fortnights.nc");
+  expect_error([&] { (void)read_particle_file(folder / "fortnights.nc"); },
+               ErrorCategory::invalid_input, {"fortnights.nc", "time units 'fortnights'"});
+  raw.time_units = "days since 2000-13-01";
+  raw.write(folder / "month13.nc");
+  expect_error([&] { (void)read_particle_file(folder / "month13.nc"); },
+               ErrorCategory::invalid_input, {"month13.nc", "2000-13-01"});
+  raw.time_units = "days";
+  raw.time = {0.0, 1e306, 0.0};
+  raw.write(folder / "overflow.nc");
+  expect_error([&] { (void)read_particle_file(folder / "overflow.nc"); },
+               ErrorCategory::invalid_input, {"overflow.nc", "not finite in seconds"});
+}
+
+TEST(ParticleFile, WriterRefusesTimeUnitsOtherThanSeconds) {
+  foehn::testing::TempDir folder;
+  for (const char* units : {"hours since 2000-01-01", "seconds since yesterday", "parsecs"}) {
+    expect_error([&] { write_particle_file(sample_parcels(2), folder / "x.nc", {units}); },
+                 ErrorCategory::invalid_input, {"x.nc"});
+  }
+  EXPECT_FALSE(std::filesystem::exists(folder / "x.nc"));
 }
 
 }  // namespace
