@@ -346,12 +346,15 @@ void run() {
   if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
   std::unique_ptr<TracerParcels> tracers;
   std::vector<std::pair<double, std::string>> tracer_series;  // rank 0: tracers.pvd
-  if (o.tracers.enabled() && rank == 0 && !o.restart.empty() &&
-      std::filesystem::exists(o.output_dir / "tracers.pvd")) {
-    // Keep the interrupted run's snapshots up to the restart; later ones are written again.
+  // Keep the interrupted run's snapshots up to the restart; later ones are written again. A bad
+  // .pvd fails on rank 0: every rank throws (the tracers' constructor below is collective).
+  petsc::detail::run_collectively(comm, [&] {
+    if (!o.tracers.enabled() || rank != 0 || o.restart.empty() ||
+        !std::filesystem::exists(o.output_dir / "tracers.pvd"))
+      return;
     for (const auto& entry : read_pvd_entries(o.output_dir / "tracers.pvd"))
       if (entry.first <= model.time()) tracer_series.push_back(entry);
-  }
+  });
   if (o.tracers.enabled()) {
     tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers,
                                               model.state());

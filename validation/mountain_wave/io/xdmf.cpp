@@ -59,6 +59,7 @@ std::uint64_t check_grid(const XdmfGrid& grid, const std::filesystem::path& path
     }
   }
   const std::uint64_t nodes = product(node_dims);
+  if (nodes == 0) bad("the grid has no nodes");
   for (const XdmfAttribute& a : grid.attributes) {
     const std::uint64_t values = product(a.data.dims);
     if (a.name.empty() || values % nodes != 0 || values / nodes == 0)
