@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <numbers>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@
 namespace foehn::particles::cf {
 
 inline constexpr const char* conventions = "CF-1.11";
+// Radians to the degrees of lon and lat: one constant for the snapshots and the trajectory
+// file, so the two hold bitwise the same degrees.
+inline constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 // What every data variable is located by (CF's `coordinates` attribute).
 inline constexpr const char* parcel_coordinates = "time lat lon pressure";
 

@@ -24,16 +24,7 @@ using netcdf::check;
 using netcdf::Dataset;
 
 constexpr double radians_per_degree = std::numbers::pi / 180.0;
-constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 constexpr const char* particle_dimension = "particle";
-// Variables with a fixed meaning; every other variable on (particle) is a named quantity.
-constexpr std::array<const char*, 6> coordinate_variables{"lon",  "lat", "pressure",
-                                                          "time", "id",  "status"};
-
-bool is_coordinate_name(const std::string& name) {
-  return std::find(coordinate_variables.begin(), coordinate_variables.end(), name) !=
-         coordinate_variables.end();
-}
 
 bool is_integer_type(int type) {
   return type == NC_BYTE || type == NC_UBYTE || type == NC_SHORT || type == NC_USHORT ||
@@ -199,10 +190,10 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
 
   std::vector<double> degrees(n);
   std::transform(parcels.longitude.begin(), parcels.longitude.end(), degrees.begin(),
-                 [](double radians) { return radians * degrees_per_radian; });
+                 [](double radians) { return radians * cf::degrees_per_radian; });
   put_doubles(file, lon, degrees, "lon");
   std::transform(parcels.latitude.begin(), parcels.latitude.end(), degrees.begin(),
-                 [](double radians) { return radians * degrees_per_radian; });
+                 [](double radians) { return radians * cf::degrees_per_radian; });
   put_doubles(file, lat, degrees, "lat");
   put_doubles(file, pressure, parcels.pressure, "pressure");
   put_doubles(file, time, parcels.time, "time");
@@ -259,8 +250,9 @@ ParticleSet read_particle_file(const std::filesystem::path& path, ParticleFileTi
   check(nc_inq_nvars(file.id(), &variable_count), path, "counting variables");
   for (int variable = 0; variable < variable_count; ++variable) {
     const std::string name = file.variable_name(variable);
-    // Only variables on (particle) are quantities; anything else (scalars, metadata) is left.
-    if (is_coordinate_name(name) ||
+    // Only variables on (particle) are quantities; anything else (scalars, metadata) is left,
+    // and so are the variables of fixed meaning.
+    if (cf::is_fixed_variable_name(name) ||
         file.variable_dimensions(variable) != std::vector<int>{dimension})
       continue;
     std::vector<double> values = read_values(file, variable, dimension, n);

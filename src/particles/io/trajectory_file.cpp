@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <array>
-#include <numbers>
 #include <optional>
 
 #include "cf_parcels.hpp"
@@ -18,7 +17,6 @@ namespace {
 using netcdf::check;
 using netcdf::Dataset;
 
-constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
 // Trajectories per chunk: one observation of up to 2^18 parcels (2 MiB of doubles) per chunk
 // keeps appending a snapshot a few large writes, and a chunk well under HDF5's 4 GiB limit.
 constexpr std::size_t chunk_trajectories = std::size_t{1} << 18;
@@ -158,8 +156,8 @@ void TrajectoryFileWriter::append(const ParticleSet& parcels) {
   };
   if (n > 0) {
     put(s.time, parcels.time, 1.0, "time");
-    put(s.lon, parcels.longitude, degrees_per_radian, "lon");
-    put(s.lat, parcels.latitude, degrees_per_radian, "lat");
+    put(s.lon, parcels.longitude, cf::degrees_per_radian, "lon");
+    put(s.lat, parcels.latitude, cf::degrees_per_radian, "lat");
     put(s.pressure, parcels.pressure, 1.0, "pressure");
     for (std::size_t q = 0; q < s.quantities.size(); ++q) {
       if (!parcels.has_quantity(s.quantities[q])) continue;  // stays filled at this observation
