@@ -147,6 +147,8 @@ std::string to_json(const BenchReport& report) {
       out << ", \"speedup_vs_baseline\": " << number(*c.speedup_vs_baseline);
     if (c.max_rel_error_vs_reference)
       out << ",\n     \"max_rel_error_vs_reference\": " << number(*c.max_rel_error_vs_reference);
+    if (c.gpus) out << ",\n     \"gpus\": " << *c.gpus;
+    if (c.ranks) out << (c.gpus ? ", " : ",\n     ") << "\"ranks\": " << *c.ranks;
     if (c.published) out << ", \"published\": true";
     out << "}";
   }

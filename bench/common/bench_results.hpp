@@ -20,31 +20,34 @@ namespace foehn::bench {
 // One measured (or published) case. Optional fields are written only when set, so a case says
 // nothing rather than a misleading 0 where a quantity does not apply.
 struct BenchCase {
-  std::string name;               // what was computed, e.g. "diffusion_csr"
+  std::string name;  // what was computed, e.g. "diffusion_csr"
   std::int64_t size = 0;
   std::string size_unit = "tets";
-  std::string variant;            // strategy / implementation, peers as "peer_..."
-  std::string ordering;           // mesh numbering where it applies (empty: not written)
-  double time_ms = 0.0;           // median of `repeats` timed runs after warm-up
+  std::string variant;   // strategy / implementation, peers as "peer_..."
+  std::string ordering;  // mesh numbering where it applies (empty: not written)
+  double time_ms = 0.0;  // median of `repeats` timed runs after warm-up
   int repeats = 0;
   double throughput = 0.0;
   std::string throughput_unit = "tets/s";
   std::optional<double> model_bytes;  // the byte model documented next to the code measured
   std::optional<double> achieved_gbs;
   std::optional<double> fraction_of_copy_bw;
-  std::string baseline;               // variant this case is compared with (empty: none)
+  std::string baseline;                       // variant this case is compared with (empty: none)
   std::optional<double> speedup_vs_baseline;  // baseline time / this time, same process
   std::optional<double> max_rel_error_vs_reference;
-  bool published = false;  // a number quoted from a paper, never part of measured ratios
+  // Multi-rank runs (issue 21): GPUs in use (distinct devices over the ranks) and MPI ranks.
+  std::optional<int> gpus;
+  std::optional<int> ranks;
+  bool published = false;    // a number quoted from a paper, never part of measured ratios
   bool check_passed = true;  // not written: a run with a failed check writes no files
 };
 
 struct BenchReport {
-  std::string area;     // assembly | handoff | ... | fe_cpu
-  std::string device;   // GPU name from the driver, or the CPU model
+  std::string area;    // assembly | handoff | ... | fe_cpu
+  std::string device;  // GPU name from the driver, or the CPU model
   std::string commit;
   std::string command;
-  std::string date;     // yyyy-mm-dd
+  std::string date;                          // yyyy-mm-dd
   std::optional<double> copy_bandwidth_gbs;  // read + write bytes per second, this run
   std::vector<BenchCase> cases;
   std::vector<std::string> notes;  // markdown only: what a reader needs to judge the table

@@ -2,6 +2,7 @@
 // directly or through CUDA Graphs, and runs the final halo update. Kernels: diffusion_kernels.cuh.
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <utility>
 
@@ -129,6 +130,43 @@ template <typename T>
 void CudaHorizontalDiffusion<T>::download(std::span<T> field, const Stream& stream) const {
   validate(grid_, options_, field.size(), "CudaHorizontalDiffusion::download");
   buffers_[current_].copy_to_host_async(field, stream);
+}
+
+template <typename T>
+void CudaHorizontalDiffusion<T>::copy_box(const StencilBox& box, bool to_host, const Stream& stream,
+                                          T* host_values) const {
+  const std::size_t count = box.size(grid_);
+  if (box_staging_.size() < count) box_staging_ = DeviceArray<T>(count, stream);
+  const int per_level = box.width * box.height;
+  const dim3 blocks(static_cast<unsigned>(std::min(ceil_div(per_level, halo_threads), 1024)),
+                    static_cast<unsigned>(grid_.nz));
+  // The field is not changed when packing; one kernel template serves both directions.
+  T* field = const_cast<T*>(buffers_[current_].data());
+  if (to_host) {
+    kernels::box_copy_kernel<T, true>
+        <<<blocks, halo_threads, 0, native(stream)>>>(field, box_staging_.data(), grid_, box);
+    FOEHN_CUDA_CHECK_LAUNCH("box_copy_kernel (pack)");
+    box_staging_.copy_to_host_async(std::span<T>(host_values, count), stream);
+  } else {
+    box_staging_.copy_from_host_async(std::span<const T>(host_values, count), stream);
+    kernels::box_copy_kernel<T, false>
+        <<<blocks, halo_threads, 0, native(stream)>>>(field, box_staging_.data(), grid_, box);
+    FOEHN_CUDA_CHECK_LAUNCH("box_copy_kernel (unpack)");
+  }
+}
+
+template <typename T>
+void CudaHorizontalDiffusion<T>::download_box(const StencilBox& box, std::span<T> values,
+                                              const Stream& stream) const {
+  validate(grid_, box, values.size(), "CudaHorizontalDiffusion::download_box");
+  copy_box(box, true, stream, values.data());
+}
+
+template <typename T>
+void CudaHorizontalDiffusion<T>::upload_box(const StencilBox& box, std::span<const T> values,
+                                            const Stream& stream) {
+  validate(grid_, box, values.size(), "CudaHorizontalDiffusion::upload_box");
+  copy_box(box, false, stream, const_cast<T*>(values.data()));
 }
 
 template <typename T>

@@ -33,6 +33,15 @@ void CudaHorizontalDiffusion<T>::download(std::span<T>, const Stream&) const {
   fail_built_without_cuda("CudaHorizontalDiffusion");
 }
 template <typename T>
+void CudaHorizontalDiffusion<T>::download_box(const StencilBox&, std::span<T>,
+                                              const Stream&) const {
+  fail_built_without_cuda("CudaHorizontalDiffusion");
+}
+template <typename T>
+void CudaHorizontalDiffusion<T>::upload_box(const StencilBox&, std::span<const T>, const Stream&) {
+  fail_built_without_cuda("CudaHorizontalDiffusion");
+}
+template <typename T>
 void diffuse_cuda(std::span<T>, const StencilGrid&, const HorizontalDiffusion&,
                   CudaHorizontalDiffusionSettings) {
   fail_built_without_cuda("horizontal diffusion on the GPU");

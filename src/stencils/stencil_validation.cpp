@@ -45,6 +45,22 @@ void validate(const StencilGrid& grid, const HorizontalDiffusion& options, std::
   }
 }
 
+void validate(const StencilGrid& grid, const StencilBox& box, std::size_t values,
+              const char* where) {
+  const bool inside = box.width > 0 && box.height > 0 && box.i0 >= 0 && box.j0 >= 0 &&
+                      box.i0 <= grid.row_length() - box.width &&
+                      box.j0 <= grid.rows_per_plane() - box.height;
+  if (!inside) {
+    fail(ErrorCategory::invalid_input, where, ": box i in [", box.i0, ", ", box.i0 + box.width,
+         "), j in [", box.j0, ", ", box.j0 + box.height, ") is empty or outside the ",
+         grid.row_length(), " x ", grid.rows_per_plane(), " stored points of a level");
+  }
+  if (values != box.size(grid)) {
+    fail(ErrorCategory::invalid_input, where, ": ", values, " values for a box of ", box.width,
+         " x ", box.height, " x ", grid.nz, " = ", box.size(grid), " points");
+  }
+}
+
 std::string_view to_string(CudaDiffusionKernel kernel) {
   switch (kernel) {
     case CudaDiffusionKernel::baseline:

@@ -13,6 +13,8 @@
 #   solvers  what preconditioner reuse and solver choices buy, 4 ranks + GPU, solves on the host
 #   gpusolvers  solver variants of the GPU-resident core, one rank + GPU
 #               (validation/mountain_wave/gpu_solver_variants.txt or GPU_VARIANTS)
+#   multigpu  issue 21: RANKS (default "1 2 4") ranks, one GPU each where the host has them (else
+#            they share, round robin), solves on the GPU; each run's placement lines and step time
 #   physics  the run compared with linear theory, 4 ranks + GPU (sections in $OUT/physics)
 set -uo pipefail
 what=${1:-tests}
@@ -131,6 +133,21 @@ if [[ $what == gpusolvers ]]; then
     grep -E "^\| Total timestep" "$out/gpusolver-$i.log" | awk -F'|' '{printf "%s s/step  ", $3}'
     grep -E "^ +$steps " "$out/gpusolver-$i.log" | awk '{print "its", $5, $6, $9, $10, $11}'
   done < "${GPU_VARIANTS:-validation/mountain_wave/gpu_solver_variants.txt}"
+fi
+
+if [[ $what == multigpu ]]; then
+  steps=${STEPS:-4}
+  common=(-max_steps "$steps" -timing_warmup 2 -vtk 0 -sections 0 -dt 20 -foehn_solves device
+          ${PERF_OPTIONS:-})
+  for n in ${RANKS:-1 2 4}; do
+    # Run outputs (checkpoints, mesh) stay on the host; the log and timing tables come back.
+    mw "$n" cuda "$n ranks + GPUs (one each where the host has them)" "/tmp/multigpu-$n" \
+      "${common[@]}" > "$out/multigpu-$n.log"
+    cp "/tmp/multigpu-$n/timing.json" "$out/multigpu-$n-timing.json" 2>/dev/null
+    echo "== $n ranks"
+    grep -E "\): GPU |\): no GPU|^\| (Total timestep|Total PETSc)|foehn-mountainwave:|rror" \
+      "$out/multigpu-$n.log"
+  done
 fi
 
 if [[ $what == physics ]]; then

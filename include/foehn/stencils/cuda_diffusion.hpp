@@ -74,6 +74,12 @@ class CudaHorizontalDiffusion {
   // options.iterations steps, then the final halo update; the result stays on the device.
   void run(const Stream& stream);
   void download(std::span<T> field, const Stream& stream) const;
+  // The current field's values in `box` to / from `values` (stored like a field: i fastest,
+  // then j, then level), asynchronously on `stream`: the halo exchange between ranks
+  // (distributed_diffusion.hpp). Pinned host memory makes them truly asynchronous.
+  // invalid_input when the box is outside the grid or `values` has another size.
+  void download_box(const StencilBox& box, std::span<T> values, const Stream& stream) const;
+  void upload_box(const StencilBox& box, std::span<const T> values, const Stream& stream);
 
   CudaDiffusionKernel kernel() const noexcept { return kernel_; }  // never `automatic`
   bool uses_graph() const noexcept { return use_graph_; }
@@ -84,6 +90,8 @@ class CudaHorizontalDiffusion {
   void halo_update(int buffer, const Stream& stream);
   void launch_steps(int steps, const Stream& stream);
   void launch_graph(const Stream& stream);
+  // Packs a box into box_staging_ and copies it to the host, or the reverse.
+  void copy_box(const StencilBox& box, bool to_host, const Stream& stream, T* host_values) const;
 
   StencilGrid grid_;
   HorizontalDiffusion options_;
@@ -94,6 +102,7 @@ class CudaHorizontalDiffusion {
   DeviceArray<T> tmp1_, tmp2_;  // baseline only
   int current_ = 0;
   CUgraphExec_st* graphs_[2] = {nullptr, nullptr};  // per starting buffer
+  mutable DeviceArray<T> box_staging_;  // halo boxes on their way to / from the host (dense)
 };
 
 // Convenience: upload, run, download and synchronise on a stream of its own.

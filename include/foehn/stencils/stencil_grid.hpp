@@ -51,6 +51,26 @@ struct StencilGrid {
   }
 };
 
+// A box of stored points through every level: i in [i0, i0 + width), j in [j0, j0 + height),
+// k in [0, nz), halo indices included. Halo exchange between ranks moves such boxes; as a flat
+// array a box is stored like a field (i fastest, then j, then k), width * height * nz values.
+struct StencilBox {
+  int i0 = 0;
+  int j0 = 0;
+  int width = 0;
+  int height = 0;
+
+  std::size_t size(const StencilGrid& grid) const {
+    return static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *
+           static_cast<std::size_t>(grid.nz);
+  }
+};
+
+// Throws foehn::Error (invalid_input) naming `where` unless `box` is non-empty, lies within the
+// stored points of `grid`, and `values` == box.size(grid).
+void validate(const StencilGrid& grid, const StencilBox& box, std::size_t values,
+              const char* where);
+
 // Throws foehn::Error (invalid_input) naming `where` and the sizes when nx or ny is below
 // min_horizontal_extent, nz < 1, or a level (row_length * rows_per_plane) has 2^31 or more
 // points (device kernels index within a level with 32-bit integers) or nz exceeds 65535 (one

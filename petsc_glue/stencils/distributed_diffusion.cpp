@@ -1,0 +1,373 @@
+// Horizontal diffusion over MPI ranks: block decomposition, halo exchange, gather
+// (include/foehn/stencils/distributed_diffusion.hpp).
+#include "foehn/stencils/distributed_diffusion.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "foehn/petsc/mpi_collective.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/pinned_array.hpp"
+
+namespace foehn::stencils {
+
+using petsc::detail::run_collectively;
+
+namespace {
+
+template <typename T>
+MPI_Datatype mpi_type_of() {
+  return sizeof(T) == sizeof(double) ? MPI_DOUBLE : MPI_FLOAT;
+}
+
+// Start and width of part `part` of `extent` points split into `parts` (the first extent %
+// parts parts one wider).
+std::pair<int, int> split_extent(int extent, int parts, int part) {
+  const int base = extent / parts, wider = extent % parts;
+  return {part * base + std::min(part, wider), base + (part < wider ? 1 : 0)};
+}
+
+// Values of `box` of a host field to/from a dense array (i fastest, then j, then level).
+template <typename T, typename Copy>
+void for_each_box_row(const StencilGrid& grid, const StencilBox& box, Copy&& copy) {
+  std::size_t offset = 0;
+  for (int k = 0; k < grid.nz; ++k)
+    for (int j = box.j0; j < box.j0 + box.height; ++j, offset += box.width)
+      copy(grid.index(box.i0, j, k), offset);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+StencilBlock stencil_block(const StencilGrid& global, int ranks_x, int ranks_y, int rank_x,
+                           int rank_y) {
+  validate(global, "stencil_block");
+  if (ranks_x < 1 || ranks_y < 1 || rank_x < 0 || rank_x >= ranks_x || rank_y < 0 ||
+      rank_y >= ranks_y) {
+    fail(ErrorCategory::invalid_input, "stencil_block: block (", rank_x, ", ", rank_y, ") of a ",
+         ranks_x, " x ", ranks_y, " process grid does not exist");
+  }
+  if (global.nx / ranks_x < min_horizontal_extent || global.ny / ranks_y < min_horizontal_extent) {
+    fail(ErrorCategory::invalid_input, "stencil_block: a ", global.nx, " x ", global.ny,
+         " grid split over ", ranks_x, " x ", ranks_y,
+         " ranks gives blocks narrower than the halo ",
+         "(each block needs >= ", min_horizontal_extent, " interior points in x and y)");
+  }
+  StencilBlock block;
+  block.global = global;
+  block.ranks_x = ranks_x;
+  block.ranks_y = ranks_y;
+  block.rank_x = rank_x;
+  block.rank_y = rank_y;
+  std::tie(block.x0, block.local.nx) = split_extent(global.nx, ranks_x, rank_x);
+  std::tie(block.y0, block.local.ny) = split_extent(global.ny, ranks_y, rank_y);
+  block.local.nz = global.nz;
+  return block;
+}
+
+template <typename T>
+std::vector<T> local_field_of(std::span<const T> global_field, const StencilBlock& block) {
+  if (global_field.size() != block.global.size()) {
+    fail(ErrorCategory::invalid_input, "local_field_of: field has ", global_field.size(),
+         " values but the whole grid needs ", block.global.size());
+  }
+  const StencilGrid& local = block.local;
+  std::vector<T> field(local.size());
+  // Local stored point (i, j) is global stored point (x0 + i, y0 + j): both halos have width 2.
+  for (int k = 0; k < local.nz; ++k)
+    for (int j = 0; j < local.rows_per_plane(); ++j) {
+      const T* source = global_field.data() + block.global.index(block.x0, block.y0 + j, k);
+      std::copy(source, source + local.row_length(),
+                field.begin() + static_cast<std::ptrdiff_t>(local.index(0, j, k)));
+    }
+  return field;
+}
+
+// Send and receive buffers of the two directions: [dimension][low/high side].
+template <typename T>
+struct DistributedHorizontalDiffusion<T>::HaloBuffers {
+  std::vector<T> host[2][2][2];    // [send/receive][dimension][side], cpu backend
+  PinnedArray<T> pinned[2][2][2];  // the same in page-locked memory, cuda backend
+  std::span<T> span(bool gpu, int what, int dimension, int side) {
+    return gpu ? pinned[what][dimension][side].span() : std::span<T>(host[what][dimension][side]);
+  }
+};
+
+template <typename T>
+DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
+    MPI_Comm comm, const StencilGrid& global, const HorizontalDiffusion& options,
+    DistributedDiffusionSettings settings)
+    : options_(options), backend_(settings.backend) {
+  const petsc::detail::CommShape shape =
+      petsc::detail::comm_shape(comm, "DistributedHorizontalDiffusion");
+  // Every rank must run the same problem: compare what each was given (min and max agree).
+  double facts[6] = {
+      static_cast<double>(global.nx),          static_cast<double>(global.ny),
+      static_cast<double>(global.nz),          options.alpha,
+      static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0};
+  double lowest[6], highest[6];
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 6, MPI_DOUBLE, MPI_MIN, comm));
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 6, MPI_DOUBLE, MPI_MAX, comm));
+  int dims[2] = {settings.ranks_y, settings.ranks_x};  // MPI order: y, then x (fastest)
+  run_collectively(comm, [&] {
+    for (int f = 0; f < 6; ++f) {
+      // NaN alpha compares unequal to itself; validate() below names it.
+      if (lowest[f] != highest[f] && !(f == 3 && !std::isfinite(options.alpha))) {
+        fail(ErrorCategory::invalid_input,
+             "DistributedHorizontalDiffusion: the ranks were given different grids or options "
+             "(nx, ny, nz, alpha, iterations and boundary must be the same on every rank)");
+      }
+    }
+    validate(global, options, global.size(), "DistributedHorizontalDiffusion");
+    if (settings.ranks_x < 0 || settings.ranks_y < 0 ||
+        (settings.ranks_x > 0) != (settings.ranks_y > 0) ||
+        (settings.ranks_x > 0 &&
+         static_cast<long long>(settings.ranks_x) * settings.ranks_y != shape.size)) {
+      fail(ErrorCategory::invalid_input, "DistributedHorizontalDiffusion: process grid ",
+           settings.ranks_x, " x ", settings.ranks_y, " for ", shape.size,
+           " ranks (give both sizes with a product of the rank count, or 0 and 0)");
+    }
+  });
+  if (dims[0] == 0) FOEHN_MPI_CHECK(MPI_Dims_create(shape.size, 2, dims));
+  const bool periodic = options.boundary == Boundary::periodic;
+  const int periods[2] = {periodic ? 1 : 0, periodic ? 1 : 0};
+  FOEHN_MPI_CHECK(MPI_Cart_create(comm, 2, dims, periods, 0, &cart_));
+  try {
+    int coords[2] = {0, 0}, cart_rank = 0;
+    FOEHN_MPI_CHECK(MPI_Comm_rank(cart_, &cart_rank));
+    FOEHN_MPI_CHECK(MPI_Cart_coords(cart_, cart_rank, 2, coords));
+    run_collectively(cart_, [&] {
+      block_ = stencil_block(global, dims[1], dims[0], coords[1], coords[0]);
+      step_options_ = options;
+      step_options_.iterations = 1;
+      step_options_.boundary = Boundary::dirichlet_band;
+      const StencilGrid& local = block_.local;
+      buffers_ = std::make_unique<HaloBuffers>();
+      const bool gpu = backend_ == Backend::cuda;
+      // x boxes: 2 columns of the interior rows; y boxes: 2 rows of the whole stored width.
+      const std::size_t sizes[2] = {StencilBox{0, 2, halo_width, local.ny}.size(local),
+                                    StencilBox{0, 0, local.row_length(), halo_width}.size(local)};
+      for (int what = 0; what < 2; ++what)
+        for (int dimension = 0; dimension < 2; ++dimension)
+          for (int side = 0; side < 2; ++side) {
+            if (gpu)
+              buffers_->pinned[what][dimension][side] = PinnedArray<T>(sizes[dimension]);
+            else
+              buffers_->host[what][dimension][side].resize(sizes[dimension]);
+          }
+      if (gpu) {
+        stream_ = std::make_unique<Stream>();
+        device_ = std::make_unique<CudaHorizontalDiffusion<T>>(local, step_options_, settings.cuda,
+                                                               *stream_);
+      } else {
+        host_field_.assign(local.size(), T(0));
+      }
+    });
+  } catch (...) {
+    MPI_Comm_free(&cart_);
+    throw;
+  }
+}
+
+template <typename T>
+DistributedHorizontalDiffusion<T>::~DistributedHorizontalDiffusion() {
+  device_.reset();
+  stream_.reset();
+  if (cart_ != MPI_COMM_NULL) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Comm_free(&cart_);
+  }
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::set_field(std::span<const T> local_field) {
+  validate(block_.local, options_, local_field.size(), "DistributedHorizontalDiffusion::set_field");
+  if (device_) {
+    device_->upload(local_field, *stream_);
+    stream_->synchronize();
+  } else {
+    std::copy(local_field.begin(), local_field.end(), host_field_.begin());
+  }
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::get_field(std::span<T> local_field) {
+  validate(block_.local, options_, local_field.size(), "DistributedHorizontalDiffusion::get_field");
+  if (device_) {
+    device_->download(local_field, *stream_);
+    stream_->synchronize();
+  } else {
+    std::copy(host_field_.begin(), host_field_.end(), local_field.begin());
+  }
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::read_box(const StencilBox& box, std::span<T> values) {
+  if (device_) {
+    device_->download_box(box, values, *stream_);
+    return;
+  }
+  for_each_box_row<T>(block_.local, box, [&](std::size_t at, std::size_t offset) {
+    std::copy_n(host_field_.begin() + static_cast<std::ptrdiff_t>(at), box.width,
+                values.begin() + static_cast<std::ptrdiff_t>(offset));
+  });
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::write_box(const StencilBox& box,
+                                                  std::span<const T> values) {
+  if (device_) {
+    device_->upload_box(box, values, *stream_);
+    return;
+  }
+  for_each_box_row<T>(block_.local, box, [&](std::size_t at, std::size_t offset) {
+    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(offset), box.width,
+                host_field_.begin() + static_cast<std::ptrdiff_t>(at));
+  });
+}
+
+// send[0] goes to the lower neighbour of `dimension`, whose send[1] arrives in receive[1]... so:
+// receive[0] (the low halo) comes from the lower neighbour's send[1], receive[1] from the upper
+// neighbour's send[0]. A missing neighbour (Dirichlet edge: MPI_PROC_NULL) leaves the halo.
+template <typename T>
+void DistributedHorizontalDiffusion<T>::exchange_direction(int dimension,
+                                                           const StencilBox (&send)[2],
+                                                           const StencilBox (&receive)[2]) {
+  const bool gpu = backend_ == Backend::cuda;
+  int lower = MPI_PROC_NULL, upper = MPI_PROC_NULL;
+  // The x direction is MPI dimension 1 (fastest), y is dimension 0.
+  FOEHN_MPI_CHECK(MPI_Cart_shift(cart_, dimension == 0 ? 1 : 0, 1, &lower, &upper));
+  const int neighbour[2] = {lower, upper};
+  for (int side = 0; side < 2; ++side)
+    if (neighbour[side] != MPI_PROC_NULL)
+      read_box(send[side], buffers_->span(gpu, 0, dimension, side));
+  if (device_) stream_->synchronize();
+  MPI_Request requests[4];
+  int count = 0;
+  const MPI_Datatype type = mpi_type_of<T>();
+  for (int side = 0; side < 2; ++side) {
+    const std::span<T> incoming = buffers_->span(gpu, 1, dimension, side);
+    FOEHN_MPI_CHECK(MPI_Irecv(
+        incoming.data(),
+        petsc::detail::to_mpi_count(static_cast<std::int64_t>(incoming.size()), "halo box"), type,
+        neighbour[side], side, cart_, &requests[count++]));
+  }
+  for (int side = 0; side < 2; ++side) {
+    const std::span<T> outgoing = buffers_->span(gpu, 0, dimension, side);
+    // Tag = the side it arrives on at the receiver: my low side feeds its high halo.
+    FOEHN_MPI_CHECK(MPI_Isend(
+        outgoing.data(),
+        petsc::detail::to_mpi_count(static_cast<std::int64_t>(outgoing.size()), "halo box"), type,
+        neighbour[side], 1 - side, cart_, &requests[count++]));
+  }
+  FOEHN_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+  for (int side = 0; side < 2; ++side)
+    if (neighbour[side] != MPI_PROC_NULL)
+      write_box(receive[side], buffers_->span(gpu, 1, dimension, side));
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::exchange() {
+  const StencilGrid& g = block_.local;
+  const int h = halo_width;
+  // x: interior rows only (the corners follow in y).
+  const StencilBox send_x[2] = {{h, h, h, g.ny}, {g.nx, h, h, g.ny}};
+  const StencilBox receive_x[2] = {{0, h, h, g.ny}, {g.nx + h, h, h, g.ny}};
+  exchange_direction(0, send_x, receive_x);
+  // y: the whole stored width, halo columns included, so corners come from the diagonal block.
+  const StencilBox send_y[2] = {{0, h, g.row_length(), h}, {0, g.ny, g.row_length(), h}};
+  const StencilBox receive_y[2] = {{0, 0, g.row_length(), h}, {0, g.ny + h, g.row_length(), h}};
+  exchange_direction(1, send_y, receive_y);
+  if (device_) stream_->synchronize();
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::run() {
+  for (int step = 0; step <= options_.iterations; ++step) {
+    auto start = std::chrono::steady_clock::now();
+    exchange();
+    timing_.exchange_s += seconds_since(start);
+    if (step == options_.iterations) break;  // the final exchange only
+    start = std::chrono::steady_clock::now();
+    if (device_) {
+      device_->run(*stream_);
+      stream_->synchronize();
+    } else {
+      diffuse_openmp<T>(host_field_, block_.local, step_options_);
+    }
+    timing_.compute_s += seconds_since(start);
+    ++timing_.steps;
+  }
+}
+
+template <typename T>
+std::vector<T> gather_field(const DistributedHorizontalDiffusion<T>& diffusion,
+                            std::span<const T> local_field, int root) {
+  const StencilBlock& mine = diffusion.block();
+  MPI_Comm comm = diffusion.communicator();
+  const petsc::detail::CommShape shape = petsc::detail::comm_shape(comm, "gather_field");
+  run_collectively(comm, [&] {
+    if (local_field.size() != mine.local.size())
+      fail(ErrorCategory::invalid_input, "gather_field: the local field has ", local_field.size(),
+           " values but the block needs ", mine.local.size());
+    if (root < 0 || root >= shape.size)
+      fail(ErrorCategory::invalid_input, "gather_field: root ", root, " of ", shape.size, " ranks");
+  });
+  std::vector<StencilBlock> blocks;
+  std::vector<int> counts;
+  if (shape.rank == root) {
+    for (int r = 0; r < shape.size; ++r) {
+      int coords[2] = {0, 0};
+      FOEHN_MPI_CHECK(MPI_Cart_coords(comm, r, 2, coords));
+      blocks.push_back(
+          stencil_block(mine.global, mine.ranks_x, mine.ranks_y, coords[1], coords[0]));
+      counts.push_back(petsc::detail::to_mpi_count(
+          static_cast<std::int64_t>(blocks.back().local.size()), "gather_field block"));
+    }
+  }
+  const std::vector<int> offsets = shape.rank == root
+                                       ? petsc::detail::displacements_of(counts, "gather_field")
+                                       : std::vector<int>{};
+  std::vector<T> all(shape.rank == root ? static_cast<std::size_t>(offsets.back()) + counts.back()
+                                        : 0);
+  FOEHN_MPI_CHECK(MPI_Gatherv(
+      local_field.data(),
+      petsc::detail::to_mpi_count(static_cast<std::int64_t>(local_field.size()), "gather_field"),
+      mpi_type_of<T>(), all.data(), counts.data(), offsets.data(), mpi_type_of<T>(), root, comm));
+  if (shape.rank != root) return {};
+  std::vector<T> field(mine.global.size(), T(0));
+  for (int r = 0; r < shape.size; ++r) {
+    const StencilBlock& b = blocks[static_cast<std::size_t>(r)];
+    // Interior, plus the halo on the sides where the block meets the global edge.
+    const int i_begin = b.rank_x == 0 ? 0 : halo_width;
+    const int i_end = b.local.nx + (b.rank_x == b.ranks_x - 1 ? 2 * halo_width : halo_width);
+    const int j_begin = b.rank_y == 0 ? 0 : halo_width;
+    const int j_end = b.local.ny + (b.rank_y == b.ranks_y - 1 ? 2 * halo_width : halo_width);
+    const T* block_values = all.data() + offsets[static_cast<std::size_t>(r)];
+    for (int k = 0; k < b.local.nz; ++k)
+      for (int j = j_begin; j < j_end; ++j)
+        std::copy(block_values + b.local.index(i_begin, j, k),
+                  block_values + b.local.index(i_end, j, k),
+                  field.begin() +
+                      static_cast<std::ptrdiff_t>(mine.global.index(b.x0 + i_begin, b.y0 + j, k)));
+  }
+  return field;
+}
+
+template class DistributedHorizontalDiffusion<float>;
+template class DistributedHorizontalDiffusion<double>;
+template std::vector<float> local_field_of<float>(std::span<const float>, const StencilBlock&);
+template std::vector<double> local_field_of<double>(std::span<const double>, const StencilBlock&);
+template std::vector<float> gather_field<float>(const DistributedHorizontalDiffusion<float>&,
+                                                std::span<const float>, int);
+template std::vector<double> gather_field<double>(const DistributedHorizontalDiffusion<double>&,
+                                                  std::span<const double>, int);
+
+}  // namespace foehn::stencils
