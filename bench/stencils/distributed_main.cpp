@@ -264,7 +264,8 @@ int run(int argc, char** argv) {
       {"N x N x " + std::to_string(o.nz) + " float, periodic, " + std::to_string(o.iterations) +
            " iterations, published cube; distributed runs timed by wall clock between barriers "
            "(median of " +
-           std::to_string(o.repeats) + " after a warm-up run), baseline by CUDA events",
+           std::to_string(o.repeats) + " after a warm-up run), baseline by " +
+           (gpu ? "CUDA events" : "wall clock"),
        "distributed blocks take Dirichlet-band steps between halo exchanges staged through "
        "pinned host memory (MPI is not CUDA-aware); gpus = distinct devices used by the ranks",
        "check: every gathered distributed field bitwise equal to the baseline's"});

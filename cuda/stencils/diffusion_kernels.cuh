@@ -28,7 +28,7 @@ __device__ __forceinline__ int wrap_periodic(int c, int n) {
 template <typename T, bool to_box>
 __global__ void box_copy_kernel(T* __restrict__ field, T* __restrict__ values, StencilGrid g,
                                 StencilBox box) {
-  const int per_level = box.width * box.height;  // < 2^31: a level's stored points are
+  const int per_level = box.width * box.height;  // within a level: < 2^31 (validate)
   const int k = static_cast<int>(blockIdx.y);
   for (int p = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); p < per_level;
        p += static_cast<int>(gridDim.x * blockDim.x)) {

@@ -107,21 +107,24 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
   const petsc::detail::CommShape shape =
       petsc::detail::comm_shape(comm, "DistributedHorizontalDiffusion");
   // Every rank must run the same problem: compare what each was given (min and max agree).
-  double facts[6] = {
+  // The process grid too: MPI_Cart_create with different dims on different ranks is erroneous.
+  double facts[8] = {
       static_cast<double>(global.nx),          static_cast<double>(global.ny),
       static_cast<double>(global.nz),          options.alpha,
-      static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0};
-  double lowest[6], highest[6];
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 6, MPI_DOUBLE, MPI_MIN, comm));
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 6, MPI_DOUBLE, MPI_MAX, comm));
+      static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0,
+      static_cast<double>(settings.ranks_x),   static_cast<double>(settings.ranks_y)};
+  double lowest[8], highest[8];
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 8, MPI_DOUBLE, MPI_MIN, comm));
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 8, MPI_DOUBLE, MPI_MAX, comm));
   int dims[2] = {settings.ranks_y, settings.ranks_x};  // MPI order: y, then x (fastest)
   run_collectively(comm, [&] {
-    for (int f = 0; f < 6; ++f) {
+    for (int f = 0; f < 8; ++f) {
       // NaN alpha compares unequal to itself; validate() below names it.
       if (lowest[f] != highest[f] && !(f == 3 && !std::isfinite(options.alpha))) {
         fail(ErrorCategory::invalid_input,
              "DistributedHorizontalDiffusion: the ranks were given different grids or options "
-             "(nx, ny, nz, alpha, iterations and boundary must be the same on every rank)");
+             "(nx, ny, nz, alpha, iterations, boundary and the process grid must be the same on "
+             "every rank)");
       }
     }
     validate(global, options, global.size(), "DistributedHorizontalDiffusion");
@@ -321,8 +324,12 @@ std::vector<T> gather_field(const DistributedHorizontalDiffusion<T>& diffusion,
       fail(ErrorCategory::invalid_input, "gather_field: root ", root, " of ", shape.size, " ranks");
   });
   std::vector<StencilBlock> blocks;
-  std::vector<int> counts;
-  if (shape.rank == root) {
+  std::vector<int> counts, offsets;
+  std::vector<T> all;
+  // Only the root sets up, but a failure there (a whole field of 2^31 values or more, no
+  // memory) must reach every rank before MPI_Gatherv, or the others would wait in it forever.
+  run_collectively(comm, [&] {
+    if (shape.rank != root) return;
     for (int r = 0; r < shape.size; ++r) {
       int coords[2] = {0, 0};
       FOEHN_MPI_CHECK(MPI_Cart_coords(comm, r, 2, coords));
@@ -331,12 +338,11 @@ std::vector<T> gather_field(const DistributedHorizontalDiffusion<T>& diffusion,
       counts.push_back(petsc::detail::to_mpi_count(
           static_cast<std::int64_t>(blocks.back().local.size()), "gather_field block"));
     }
-  }
-  const std::vector<int> offsets = shape.rank == root
-                                       ? petsc::detail::displacements_of(counts, "gather_field")
-                                       : std::vector<int>{};
-  std::vector<T> all(shape.rank == root ? static_cast<std::size_t>(offsets.back()) + counts.back()
-                                        : 0);
+    offsets = petsc::detail::displacements_of(counts, "gather_field");
+    petsc::detail::to_mpi_count(static_cast<std::int64_t>(offsets.back()) + counts.back(),
+                                "gather_field (the whole field)");
+    all.resize(static_cast<std::size_t>(offsets.back()) + counts.back());
+  });
   FOEHN_MPI_CHECK(MPI_Gatherv(
       local_field.data(),
       petsc::detail::to_mpi_count(static_cast<std::int64_t>(local_field.size()), "gather_field"),

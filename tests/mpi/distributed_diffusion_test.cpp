@@ -199,6 +199,16 @@ TEST(DistributedDiffusion, BadSetUpsAreRefusedOnEveryRank) {
 
     StencilGrid mine = test_grid;
     if (world_rank() == size - 1) mine.nz += 1;
+    const auto other_process_grid = error_of([&] {
+      DistributedHorizontalDiffusion<float> d(
+          world(), test_grid, options,
+          world_rank() == 0 ? DistributedDiffusionSettings{.ranks_x = 1, .ranks_y = size}
+                            : DistributedDiffusionSettings{});
+    });
+    EXPECT_EQ(other_process_grid.category, ErrorCategory::invalid_input);
+    EXPECT_NE(other_process_grid.message.find("different grids"), std::string::npos)
+        << other_process_grid.message;
+
     const auto disagree =
         error_of([&] { DistributedHorizontalDiffusion<float> d(world(), mine, options); });
     EXPECT_EQ(disagree.category, ErrorCategory::invalid_input);

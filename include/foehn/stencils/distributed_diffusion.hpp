@@ -27,7 +27,8 @@
 // Periodic boundaries make the process grid periodic (a rank may be its own neighbour). After
 // the last step one more exchange leaves every halo consistent, as the one-rank run does.
 // GPU blocks move their halo boxes through pinned host memory (Debian's Open MPI is not
-// CUDA-aware), so a step also pays two device-to-host and two host-to-device copies.
+// CUDA-aware), so a step also pays four device-to-host and four host-to-device copies (two
+// boxes per direction) and their pack and unpack kernels.
 
 #include <mpi.h>
 
@@ -85,9 +86,9 @@ struct DistributedDiffusionTiming {
 template <typename T>
 class DistributedHorizontalDiffusion {
  public:
-  // Collective over `comm`. invalid_input (on every rank) when the ranks disagree on the grid or
-  // the options, for a bad grid, options or process grid, or a block narrower than the halo;
-  // unavailable for backend cuda without a device.
+  // Collective over `comm`. invalid_input (on every rank) when the ranks disagree on the grid,
+  // the options or the process grid, for a bad grid, options or process grid, or a block narrower
+  // than the halo; unavailable for backend cuda without a device.
   DistributedHorizontalDiffusion(MPI_Comm comm, const StencilGrid& global,
                                  const HorizontalDiffusion& options,
                                  DistributedDiffusionSettings settings = {});
