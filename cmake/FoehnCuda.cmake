@@ -32,6 +32,9 @@ if(_foehn_cuda)
 else()
   set(FOEHN_HAVE_CUDA 0)
 endif()
+# Read by scripts/ranks-for-host.sh: a GPU host gets one rank per GPU only when the build can
+# use them.
+set(FOEHN_HAVE_CUDA_BACKEND ${FOEHN_HAVE_CUDA} CACHE INTERNAL "the CUDA backend is built")
 if(FOEHN_DETERMINISTIC_FP)
   set(FOEHN_DETERMINISTIC_FP_VALUE 1)
 else()

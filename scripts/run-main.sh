@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command one: set up and build, then run Foehn's main job, the Mountainwave3D
 # dynamical core, on its built-in default case (a 48 x 48 x 20-cell graded mesh, one hour of flow),
-# on every core of this machine (MPI ranks) and on the GPU when there is one. Writes into
+# with one MPI rank per GPU where the machine has GPUs (the placement policy, docs/scaling.md),
+# else one rank per core up to four. Writes into
 # ./out: the .pvd/.pvtu series, HDF5 sections and checkpoints, the Table-10 timing table, and
 # the comparison with steady linear mountain-wave theory (table, JSON and PNG plots of w).
 # Extra arguments go to foehn-mountainwave (e.g. -mesh_tets 554394 for the published size,
@@ -10,8 +11,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
 mkdir -p out
-ranks=$(nproc 2>/dev/null || echo 1)
-ranks=$(( ranks > 4 ? 4 : ranks ))
+ranks=$(bash scripts/ranks-for-host.sh build)
 launcher=(mpiexec -n "$ranks" --oversubscribe --bind-to none)
 [[ $(id -u) == 0 ]] && launcher+=(--allow-run-as-root)
 "${launcher[@]}" build/bin/foehn-mountainwave -output_dir out -output_interval 1200 "$@"

@@ -103,13 +103,35 @@ bool Event::query() const {
   return true;
 }
 
+int Stream::device() const {
+  detail::require_handle(handle_, "Stream", "Stream::device");
+  int index = 0;
+  FOEHN_CUDA_CHECK(cudaStreamGetDevice(handle_, &index));
+  return index;
+}
+
 void order_streams(CUstream_st* producer, CUstream_st* consumer) {
   if (producer == consumer) return;  // one stream is already in order
   // One event per device, reused: cudaStreamWaitEvent waits for the event's most recent record
-  // at the time of the call, so later records do not disturb earlier waits.
+  // at the time of the call, so later records do not disturb earlier waits. The event must
+  // belong to the producer's device (the legacy default stream: the current device).
   static std::vector<cudaEvent_t> events;
-  int device = 0;
-  FOEHN_CUDA_CHECK(cudaGetDevice(&device));
+  int current = 0;
+  FOEHN_CUDA_CHECK(cudaGetDevice(&current));
+  int device = current, consumer_device = current;
+  if (producer != nullptr) FOEHN_CUDA_CHECK(cudaStreamGetDevice(producer, &device));
+  if (consumer != nullptr) FOEHN_CUDA_CHECK(cudaStreamGetDevice(consumer, &consumer_device));
+  if (consumer_device != device)
+    fail(ErrorCategory::invalid_input, "order_streams: the producing stream is on CUDA device ",
+         device, " and the consuming stream on device ", consumer_device,
+         ": work handed between libraries must stay on one device per rank (with MPI: "
+         "foehn::petsc::select_device_for_rank before creating streams)");
+  // The event is created on, and recorded from, the streams' device, whichever is current.
+  if (current != device) FOEHN_CUDA_CHECK(cudaSetDevice(device));
+  struct RestoreDevice {
+    int device;
+    ~RestoreDevice() { (void)cudaSetDevice(device); }
+  } restore{current};
   if (events.size() <= static_cast<std::size_t>(device)) events.resize(device + 1, nullptr);
   cudaEvent_t& event = events[static_cast<std::size_t>(device)];
   if (event == nullptr) FOEHN_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));

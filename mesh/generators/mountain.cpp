@@ -181,15 +181,19 @@ double mountain_surface_height(const MountainMeshOptions& o, double x, double y)
   return o.mountain_height / std::pow(1.0 + r2, 1.5);
 }
 
-TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
-  check_mountain_options(o);
-  const GridIndex grid{o.cells_x, o.cells_y, o.cells_z};
+namespace {
+
+// The node planes i_begin..i_end (all columns j, levels k) and the tets of cells i_begin..
+// i_end-1, in the whole mesh's order; node (i, j, k) is local node grid.node(i - i_begin, j, k).
+TetMesh mountain_block_nodes_and_tets(const MountainMeshOptions& o, const GridIndex& grid,
+                                      int i_begin, int i_end) {
+  const GridIndex block{i_end - i_begin, grid.ny, grid.nz};
   TetMesh mesh;
-  mesh.nodes.resize(static_cast<std::size_t>(grid.nx + 1) * (grid.ny + 1) * (grid.nz + 1));
+  mesh.nodes.resize(static_cast<std::size_t>(block.nx + 1) * (grid.ny + 1) * (grid.nz + 1));
   // Side nodes are exactly +-L/2, so boundary planes are exact in floating point.
   const std::vector<double> xs = mountain_axis_coordinates(grid.nx, o.length_x, o);
   const std::vector<double> ys = mountain_axis_coordinates(grid.ny, o.length_y, o);
-  for (int i = 0; i <= grid.nx; ++i) {
+  for (int i = i_begin; i <= i_end; ++i) {
     const double x = xs[i];
     for (int j = 0; j <= grid.ny; ++j) {
       const double y = ys[j];
@@ -200,13 +204,13 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
         const double z = (k == 0)         ? terrain
                          : (k == grid.nz) ? o.height
                                           : terrain + s * (o.height - terrain);
-        mesh.nodes[grid.node(i, j, k)] = {x, y, z};
+        mesh.nodes[block.node(i - i_begin, j, k)] = {x, y, z};
       }
     }
   }
 
-  mesh.tets.reserve(static_cast<std::size_t>(6) * grid.nx * grid.ny * grid.nz);
-  for (int i = 0; i < grid.nx; ++i)
+  mesh.tets.reserve(static_cast<std::size_t>(6) * block.nx * grid.ny * grid.nz);
+  for (int i = i_begin; i < i_end; ++i)
     for (int j = 0; j < grid.ny; ++j)
       for (int k = 0; k < grid.nz; ++k) {
         // Every cell is the mirror image of its neighbours (the Kuhn cube reflected in each
@@ -217,8 +221,8 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
         const int flip_x = i & 1, flip_y = j & 1, flip_z = k & 1;
         std::array<std::int32_t, 8> corner;
         for (int c = 0; c < 8; ++c)
-          corner[c] = grid.node(i + ((c & 1) ^ flip_x), j + (((c >> 1) & 1) ^ flip_y),
-                                k + (((c >> 2) & 1) ^ flip_z));
+          corner[c] = block.node(i - i_begin + ((c & 1) ^ flip_x), j + (((c >> 1) & 1) ^ flip_y),
+                                 k + (((c >> 2) & 1) ^ flip_z));
         const bool mirrored = ((flip_x + flip_y + flip_z) & 1) != 0;  // reverses orientation
         for (const auto& local : kuhn_tets) {
           if (mirrored)
@@ -229,6 +233,48 @@ TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
                 {corner[local[0]], corner[local[1]], corner[local[2]], corner[local[3]]});
         }
       }
+  return mesh;
+}
+
+}  // namespace
+
+TetMesh generate_mountain_mesh_block(const MountainMeshOptions& o, int i_begin, int i_end) {
+  check_mountain_options(o);
+  if (i_begin < 0 || i_end > o.cells_x || i_begin >= i_end)
+    fail(ErrorCategory::invalid_input, "mountain mesh block: cells [", i_begin, ", ", i_end,
+         ") along x are not a non-empty part of the ", o.cells_x, " cells");
+  const GridIndex grid{o.cells_x, o.cells_y, o.cells_z};
+  TetMesh mesh = mountain_block_nodes_and_tets(o, grid, i_begin, i_end);
+  // A face is on the domain's surface when its three nodes lie on one of the box's six index
+  // planes (the block's own cut planes are not among them); the tet's local face is outward.
+  const std::int64_t column = grid.nz + 1, plane = static_cast<std::int64_t>(grid.ny + 1) * column;
+  auto index_of = [&](std::int32_t node) {
+    return std::array<int, 3>{static_cast<int>(node / plane) + i_begin,
+                              static_cast<int>(node % plane / column),
+                              static_cast<int>(node % column)};
+  };
+  const std::array<int, 3> last{grid.nx, grid.ny, grid.nz};
+  for (const Tet& tet : mesh.tets)
+    for (const auto& local : tet_local_faces) {
+      const Triangle face{tet[local[0]], tet[local[1]], tet[local[2]]};
+      const std::array<std::array<int, 3>, 3> at{index_of(face[0]), index_of(face[1]),
+                                                 index_of(face[2])};
+      bool on_surface = false;
+      for (int axis = 0; axis < 3 && !on_surface; ++axis)
+        for (const int side : {0, last[axis]})
+          on_surface =
+              on_surface || (at[0][axis] == side && at[1][axis] == side && at[2][axis] == side);
+      if (!on_surface) continue;
+      mesh.boundary_faces.push_back(face);
+      mesh.boundary_tags.push_back(tag_of_face(mesh, face, o));
+    }
+  return mesh;
+}
+
+TetMesh generate_mountain_mesh(const MountainMeshOptions& o) {
+  check_mountain_options(o);
+  const GridIndex grid{o.cells_x, o.cells_y, o.cells_z};
+  TetMesh mesh = mountain_block_nodes_and_tets(o, grid, 0, grid.nx);
 
   // Boundary triangles are the faces used by one tet, already oriented outward.
   const FaceTopology topology = build_face_topology(mesh);

@@ -28,11 +28,40 @@ CUstream_st* petsc_device_stream() {
 #endif
 }
 
+namespace {
+
+// Foehn's stream and PETSc's device context must be on one GPU: with several GPUs per host,
+// PETSc takes -device_select (preset per host rank), while a Foehn stream is on the device that
+// was current when it was made. Mixed, the hand-off fails inside CUDA on that rank only, and
+// the other ranks wait for it in their next collective call.
+void require_petsc_device(const Stream& stream) {
+#if FOEHN_DEVICE_PETSC
+  const int foehn_device = stream.device();
+  PetscDeviceContext context = nullptr;
+  PetscDevice device = nullptr;
+  PetscInt petsc_device = 0;
+  FOEHN_PETSC_CHECK(PetscDeviceContextGetCurrentContext(&context));
+  FOEHN_PETSC_CHECK(PetscDeviceContextGetDevice(context, &device));
+  FOEHN_PETSC_CHECK(PetscDeviceGetDeviceId(device, &petsc_device));
+  if (petsc_device != foehn_device)
+    fail(ErrorCategory::invalid_input, "PETSc hand-off: Foehn's stream is on CUDA device ",
+         foehn_device, " but PETSc's device context is on device ", petsc_device,
+         " (-device_select): call foehn::petsc::select_device_for_rank(comm) after "
+         "PetscInitialize and before creating Foehn streams, arrays or assemblers");
+#else
+  (void)stream;
+#endif
+}
+
+}  // namespace
+
 void petsc_waits_for(const Stream& stream) {
+  require_petsc_device(stream);
   order_streams(stream.native_handle(), petsc_device_stream());
 }
 
 void stream_waits_for_petsc(const Stream& stream) {
+  require_petsc_device(stream);
   order_streams(petsc_device_stream(), stream.native_handle());
 }
 

@@ -77,6 +77,9 @@ void Event::synchronize() const {
 bool Event::query() const {
   fail_built_without_cuda("Event::query");
 }
+int Stream::device() const {
+  fail_built_without_cuda("Stream::device");
+}
 void order_streams(CUstream_st*, CUstream_st*) {
   fail_built_without_cuda("order_streams");
 }

@@ -10,6 +10,7 @@
 
 #include "foehn/fe/cpu_assembler.hpp"
 #include "foehn/mesh/mountain.hpp"
+#include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_exchange.hpp"
@@ -128,6 +129,26 @@ TEST(DeviceHandoffMpi, DeviceExchangeMovesTheHostExchangesValues) {
   for (std::size_t i = 0; i < local; ++i)
     worst = std::max(worst, std::abs(from_device[i] - host_local[i]));
   EXPECT_LE(worst, 1e-14) << mesh.size << " ranks";
+}
+
+// The run log's warning appears exactly when a host has more ranks than GPUs (on rank 0).
+TEST(DeviceHandoffMpi, TheSharingWarningSaysWhenRanksShareAGpu) {
+  if (cuda_device_count() == 0) GTEST_SKIP() << "no GPU";
+  const std::string warning = device_sharing_warning(world());
+  MPI_Comm host = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Comm_split_type(world(), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host),
+            MPI_SUCCESS);
+  int ranks_on_host = 0;
+  MPI_Comm_size(host, &ranks_on_host);
+  MPI_Comm_free(&host);
+  const bool shared = ranks_on_host > cuda_device_count();
+  if (world_rank() != 0) {
+    EXPECT_TRUE(warning.empty());
+  } else if (shared) {
+    EXPECT_NE(warning.find("share each GPU"), std::string::npos) << warning;
+  } else {
+    EXPECT_TRUE(warning.empty()) << warning;
+  }
 }
 
 }  // namespace

@@ -6,7 +6,11 @@
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
+#include <cstdio>
+#include <exception>
+
 #include "foehn/petsc/device_binding.hpp"
+#include "foehn/runtime/device.hpp"
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
@@ -15,6 +19,16 @@ int main(int argc, char** argv) {
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return 1;
   foehn::petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
   if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
+  // One GPU per rank where the host has several, as an application selects it: Foehn's
+  // streams and PETSc's device context then live on the same GPU (-device_select).
+  if (foehn::cuda_device_count() > 0) {
+    try {
+      foehn::petsc::select_device_for_rank(PETSC_COMM_WORLD);
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "petsc_test_main: %s\n", error.what());
+      return 1;
+    }
+  }
   PetscMPIInt rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   if (rank != 0) {

@@ -52,4 +52,13 @@ double mountain_surface_height(const MountainMeshOptions& options, double x, dou
 // and oriented outward.
 TetMesh generate_mountain_mesh(const MountainMeshOptions& options = {});
 
+// The slab of cells [i_begin, i_end) along x of that mesh, for building it in parts (one MPI
+// rank each) without any process holding all of it: node (i, j, k) of the whole mesh is local
+// node ((i - i_begin) * (cells_y + 1) + j) * (cells_z + 1) + k, i.e. the whole mesh's node
+// minus i_begin * (cells_y + 1) * (cells_z + 1); the tets are the whole mesh's tets
+// 6 * i_begin * cells_y * cells_z onwards, in its order. Boundary triangles: the slab's faces on
+// the domain's surface (not its cut planes), tagged as above and oriented outward, in tet order.
+// Throws invalid_input for a range outside [0, cells_x) or empty.
+TetMesh generate_mountain_mesh_block(const MountainMeshOptions& options, int i_begin, int i_end);
+
 }  // namespace foehn

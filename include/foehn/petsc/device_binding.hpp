@@ -31,6 +31,12 @@ int select_device_for_rank(MPI_Comm comm);
 // rank's device (select_device_for_rank), or -1 for a rank without one. Collective.
 std::vector<std::string> device_placement_report(MPI_Comm comm, int device);
 
+// Empty when every rank of `comm` has a GPU of its own; otherwise (on rank 0, empty elsewhere)
+// one line for the run log saying how many ranks share how many GPUs on the most crowded host
+// and what that costs: ranks sharing a GPU time-slice it and wait for each other in every
+// Krylov iteration (measured: docs/scaling.md). Collective.
+std::string device_sharing_warning(MPI_Comm comm);
+
 // For programs linked to a PETSc built with CUDA, after MPI_Init and BEFORE PetscInitialize
 // (Foehn's programs initialise MPI themselves first, as a Fortran dynamical core does):
 // - presets -use_gpu_aware_mpi 0 when MPI is not CUDA-aware (Debian's OpenMPI), without which

@@ -28,6 +28,8 @@ bool device_solves_available() noexcept;
 // stream. Throws unavailable when device_solves_available() is false.
 CUstream_st* petsc_device_stream();
 // PETSc's work queued after the call waits for the work queued on `stream` before it.
+// Both need `stream` on PETSc's device (-device_select; select_device_for_rank makes them one):
+// a stream on another GPU is refused with invalid_input naming both devices.
 void petsc_waits_for(const Stream& stream);
 // Work queued on `stream` after the call waits for PETSc's device work queued before it.
 void stream_waits_for_petsc(const Stream& stream);

@@ -37,6 +37,8 @@ class Stream {
 
   CUstream_st* native_handle() const noexcept { return handle_; }
   bool owned() const noexcept { return owned_; }
+  // The CUDA device the stream belongs to (its kernels and allocations run there).
+  int device() const;
 
  private:
   struct Borrowed {};
@@ -71,7 +73,10 @@ class Event {
 // Orders streams that Foehn does not own (a library's, such as PETSc's) against Foehn's: work
 // queued on `consumer` after the call waits for the work queued on `producer` before it, without
 // blocking the host. A null handle is the legacy default stream. Needed wherever Foehn and
-// another library write and read the same device arrays from their own streams.
+// another library write and read the same device arrays from their own streams. Both streams
+// must belong to one device: streams of two devices (a rank whose Foehn streams are on GPU 0
+// while PETSc was told -device_select 1) are refused with invalid_input, naming both devices,
+// instead of failing inside CUDA.
 void order_streams(CUstream_st* producer, CUstream_st* consumer);
 
 // Milliseconds between two recorded events; waits for `stop`.

@@ -22,10 +22,12 @@
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/statistics.hpp"
 #include "foehn/petsc/device_binding.hpp"
+#include "foehn/petsc/generated_mesh.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/memory_budget.hpp"
+#include "gpu_memory.hpp"
 #include "io/case_fingerprint.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_series.hpp"
@@ -85,9 +87,31 @@ TetMesh whole_mesh(const RunOptions& o) {
   return whole;
 }
 
-// `keep_input`: rank 0 keeps the mesh it distributed (the tracer parcels move through it).
+// The generated mesh built in slabs, one per rank (-mesh_partition): nothing is gathered or
+// sent. Prints what whole_mesh prints, reduced over the ranks.
+petsc::DistributedMesh slab_mesh(const RunOptions& o, MPI_Comm comm, int rank) {
+  const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
+  petsc::DistributedMesh mesh = petsc::distribute_generated_mountain_mesh(comm, o.domain);
+  mark_boundary_kinds(mesh.local);
+  std::array<double, 2> dihedral = dihedral_angle_range(mesh.local);
+  dihedral[1] = -dihedral[1];  // one MPI_MIN for both ends
+  MPI_Allreduce(MPI_IN_PLACE, dihedral.data(), 2, MPI_DOUBLE, MPI_MIN, comm);
+  if (rank == 0)
+    std::printf(
+        "foehn-mountainwave: mesh generated in %d slabs along x (one per rank): %lld nodes, "
+        "%lld tets, dihedral angles %.2f to %.2f degrees\n",
+        mesh.size, static_cast<long long>(mesh.global_nodes),
+        static_cast<long long>(mesh.global_tets), dihedral[0], -dihedral[1]);
+  return mesh;
+}
+
+// `keep_input`: rank 0 keeps the mesh it distributed (the tracer parcels move through it); it
+// stays empty when the mesh is built in slabs.
 petsc::DistributedMesh make_mesh(const RunOptions& o, MPI_Comm comm, int rank,
                                  TetMesh* keep_input = nullptr) {
+  int ranks = 1;
+  MPI_Comm_size(comm, &ranks);
+  if (builds_mesh_in_slabs(o, ranks)) return slab_mesh(o, comm, rank);
   const petsc::ScopedLogEvent event(petsc::LogEvent::distribute);
   TetMesh whole;
   // A bad -mesh file fails on rank 0 only: every rank throws its error.
@@ -141,7 +165,9 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
       .add("backend", std::string(to_string(backend)))
       .add("strategy", std::string(fe::to_string(n.strategy)))
       .add("solves", std::string(device_solves ? "device" : "host"))
-      .add("ranks", ranks);
+      .add("ranks", ranks)
+      // Slabs and METIS number and split the mesh differently: other sums, other bits.
+      .add("mesh_built", builds_mesh_in_slabs(o, ranks) ? "in slabs" : "whole on rank 0");
   return f.str();
 }
 
@@ -295,25 +321,38 @@ void run() {
   o.numerics.backend = backend;
   // Where every rank runs, in the run log: which GPU of which host.
   const int device = backend == Backend::cuda ? petsc::select_device_for_rank(comm) : -1;
-  if (backend == Backend::cuda)
+  if (backend == Backend::cuda) {
     for (const std::string& line : petsc::device_placement_report(comm, device))
       std::printf("foehn-mountainwave: %s\n", line.c_str());
+    const std::string sharing = petsc::device_sharing_warning(comm);
+    if (!sharing.empty()) std::printf("foehn-mountainwave: warning: %s\n", sharing.c_str());
+  }
 
   if (o.mesh_file.empty()) {
     const MountainMeshOptions& d = o.domain;
-    check_model_memory(o.mesh_request, 6.0 * d.cells_x * d.cells_y * d.cells_z);
+    const double tets = 6.0 * d.cells_x * d.cells_y * d.cells_z;
+    check_model_memory(o.mesh_request, tets);
+    // A case too large for its GPUs stops here, not in a PETSc GPU error minutes later.
+    if (backend == Backend::cuda)
+      check_gpu_memory_fits(comm, tets, device_solves_for(o.numerics, comm), o.mesh_request);
   }
   app::Stopwatch setup_clock;
   TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field
   const petsc::DistributedMesh mesh = make_mesh(o, comm, rank, &input_mesh);
+  const double mesh_seconds = setup_clock.seconds();
   // The tets the checkpoints' XDMF files point to, in the input numbering the checkpoints use.
   const std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
-  petsc::detail::run_collectively(comm, [&] {
-    if (rank == 0) write_mesh_topology_file(topology_file, input_mesh);
-  });
+  if (builds_mesh_in_slabs(o, ranks))
+    write_mesh_topology_file(topology_file, mesh);
+  else
+    petsc::detail::run_collectively(comm, [&] {
+      if (rank == 0) write_mesh_topology_file(topology_file, input_mesh);
+    });
   if (!o.tracers.enabled()) input_mesh = TetMesh{};
   choose_time_step(o, shortest_edge(mesh.local, comm));
+  const double files_seconds = setup_clock.seconds();
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
+  const double model_seconds = setup_clock.seconds();
   const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
   model.set_state(o.restart.empty()
                       ? model.initial_state()
@@ -321,13 +360,15 @@ void run() {
   if (rank == 0) {
     std::printf(
         "foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
-        "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s\n",
+        "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s (mesh %.2f, topology file %.2f, "
+        "systems %.2f, state %.2f)\n",
         static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets), ranks,
         std::string(to_string(backend)).c_str(),
         std::string(fe::to_string(o.numerics.strategy)).c_str(),
         model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
         o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
-        setup_clock.seconds());
+        setup_clock.seconds(), mesh_seconds, files_seconds - mesh_seconds,
+        model_seconds - files_seconds, setup_clock.seconds() - model_seconds);
     for (const std::string& line : model.solver_descriptions())
       std::printf("  solver %s\n", line.c_str());
   }
@@ -411,6 +452,7 @@ void run() {
           ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
           : INFINITY;
   StepReport last;
+  GpuMemoryUse gpu_memory;
   bool cfl_warned = false;
   if (rank == 0)
     std::printf("%6s %9s %6s %4s  %-28s %10s %8s\n", "step", "time s", "CFL", "pic",
@@ -426,6 +468,11 @@ void run() {
                    "foehn-mountainwave: warning: step %lld reached CFL %.2f, above -cfl_max %.2f\n",
                    static_cast<long long>(model.completed_steps()), last.cfl, o.cfl_max);
       cfl_warned = true;
+    }
+    // The first step builds every preconditioner: what the GPUs hold then is what the case needs.
+    if (steps_run == 1 && backend == Backend::cuda) {
+      gpu_memory = measure_gpu_memory(comm, mesh.local_tets());
+      if (rank == 0) std::printf("foehn-mountainwave: %s\n", gpu_memory.describe().c_str());
     }
     if (steps_run > o.timing_warmup_steps) {
       add_times(timings, last.times);
@@ -478,6 +525,8 @@ void run() {
         {"solves", model.device_solves() ? "device" : "host"},
         {"strategy", fe::to_string(o.numerics.strategy)},
         {"tracer_parcels_left_domain", tracers ? tracers->left_domain() : 0},
+        {"gpu_memory_max_bytes_per_rank", gpu_memory.max_used_bytes},
+        {"gpu_memory_bytes_per_tet", gpu_memory.bytes_per_tet},
         {"timed_steps", step_breakdown}};
     write_text(o.output_dir / "run.json", run.dump(2) + "\n");
   }

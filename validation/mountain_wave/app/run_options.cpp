@@ -87,6 +87,13 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
                &n.stabilisation_interval, {1, 1000000})
       .real("-stabilisation_coefficient", "Weight of the pressure stabilisation",
             &n.stabilisation_coefficient, RealRange::at_least(0))
+      .choice("-mesh_partition",
+              "How the generated mesh reaches several ranks: slabs (each rank builds its slab "
+              "of cells along x), metis (rank 0 builds it whole, METIS splits it) or auto",
+              &o.mesh_partition,
+              {{"auto", MeshPartition::automatic},
+               {"slabs", MeshPartition::slabs},
+               {"metis", MeshPartition::metis}})
       .choice("-foehn_backend", "Assembly backend", &o.backend, {"auto", "cpu", "cuda"})
       .choice("-foehn_assembly", "CUDA assembly strategy", &n.strategy,
               fe::assembly_strategy_choices())
@@ -178,6 +185,14 @@ RunOptions read_run_options(MPI_Comm comm) {
     fail(ErrorCategory::invalid_input,
          "-tracer_columns and -tracer_levels must both be > 0 (or both 0), got ", o.tracers.columns,
          " and ", o.tracers.levels);
+  if (o.mesh_partition == MeshPartition::slabs && !paths.mesh.empty())
+    fail(ErrorCategory::invalid_input,
+         "-mesh_partition slabs builds the generated mesh; a -mesh "
+         "file is split by METIS (-mesh_partition metis or auto)");
+  if (o.mesh_partition == MeshPartition::slabs && o.tracers.enabled())
+    fail(ErrorCategory::invalid_input,
+         "-mesh_partition slabs: the tracer parcels "
+         "(-tracer_columns) need the whole mesh on rank 0; use -mesh_partition metis or auto");
   if (o.tracers.enabled() && !(o.tracers.z_top >= o.tracers.z_bottom))
     fail(ErrorCategory::invalid_input, "-tracer_z_top (", o.tracers.z_top,
          ") must be >= -tracer_z_bottom (", o.tracers.z_bottom, ")");
@@ -191,6 +206,19 @@ RunOptions read_run_options(MPI_Comm comm) {
         parcels * bytes_per_parcel);
   }
   return o;
+}
+
+bool builds_mesh_in_slabs(const RunOptions& o, int ranks) {
+  if (!o.mesh_file.empty()) return false;
+  switch (o.mesh_partition) {
+    case MeshPartition::slabs:
+      return true;  // one rank too: the whole mesh as one slab, in the generator's numbering
+    case MeshPartition::metis:
+      return false;
+    case MeshPartition::automatic:
+      break;
+  }
+  return ranks > 1 && !o.tracers.enabled() && o.domain.cells_x >= min_slab_cells * ranks;
 }
 
 }  // namespace foehn::mountainwave

@@ -12,11 +12,20 @@
 
 namespace foehn::mountainwave {
 
+// How the generated mesh reaches the ranks: each rank builds its own slab of cells along x
+// (petsc/generated_mesh.hpp: no rank holds the whole mesh, nothing is sent), or rank 0 builds it
+// whole, reorders it and METIS splits it (distribute_mesh). auto: slabs on several ranks when
+// every slab is at least min_slab_cells wide and no tracer parcels need the whole mesh; metis
+// otherwise (and always for a -mesh file, and on one rank, where nothing is split).
+enum class MeshPartition { automatic, slabs, metis };
+inline constexpr int min_slab_cells = 4;
+
 struct RunOptions {
   MountainMeshOptions domain;  // -mesh_cells nx,ny,nz or -mesh_tets N, -mountain_height ...
   std::string mesh_request;    // "-mesh_tets N", "-mesh_cells a,b,c" or "-mesh FILE", for messages
   std::filesystem::path
       mesh_file;  // -mesh: a .msh/.vtu mesh of the domain instead (external_mesh.hpp)
+  MeshPartition mesh_partition = MeshPartition::automatic;  // -mesh_partition
   Physics physics;
   Numerics numerics;
   std::string backend = "auto";              // -foehn_backend
@@ -37,5 +46,8 @@ struct RunOptions {
 
 // Reads the options; throws foehn::Error (invalid_input) naming a bad value.
 RunOptions read_run_options(MPI_Comm comm);
+
+// Whether the generated mesh is built in slabs on `ranks` ranks (MeshPartition, resolved).
+bool builds_mesh_in_slabs(const RunOptions& options, int ranks);
 
 }  // namespace foehn::mountainwave

@@ -31,7 +31,9 @@ petsc::SolverSettings settings_for(petsc::SolverKind kind, bool on_device) {
   return settings;
 }
 
-bool resolve_device_solves(const Numerics& numerics, MPI_Comm comm) {
+}  // namespace
+
+bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
   switch (numerics.solves) {
     case SolvePlacement::host:
       return false;
@@ -56,8 +58,6 @@ bool resolve_device_solves(const Numerics& numerics, MPI_Comm comm) {
          petsc::one_rank_per_device(comm);
 }
 
-}  // namespace
-
 MountainWaveModel::Systems::Systems(const petsc::DistributedMesh& mesh, const Numerics& numerics,
                                     bool on_device)
     : assembler(mesh, numerics.backend, numerics.strategy, on_device),
@@ -80,7 +80,7 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
          numerics.picard_iterations, ", theta ", numerics.theta, ", stabilisation interval ",
          numerics.stabilisation_interval, ", coefficient ", numerics.stabilisation_coefficient,
          " (need dt > 0, picard >= 1, theta in [0.5, 1], interval >= 1, coefficient >= 0)");
-  const bool on_device = resolve_device_solves(numerics, mesh.comm);
+  const bool on_device = device_solves_for(numerics, mesh.comm);
   systems_ = std::make_unique<Systems>(mesh, numerics, on_device);
   Systems& s = *systems_;
   const auto& pattern = s.assembler.pattern();

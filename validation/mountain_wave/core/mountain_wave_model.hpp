@@ -60,6 +60,11 @@ struct StepReport {
   StepTimes times;
 };
 
+// Where the model's PETSc solves run for `numerics` on the ranks of `comm` (-foehn_solves:
+// automatic keeps them on the GPU only when every rank has a GPU of its own). Collective;
+// throws invalid_input/unavailable for device solves this build or backend cannot give.
+bool device_solves_for(const Numerics& numerics, MPI_Comm comm);
+
 class MountainWaveModel {
  public:
   // `mesh` must carry the boundary_kind node field and outlive the model. `domain` gives the

@@ -352,6 +352,40 @@ void write_int32_dataset(hid_t parent, const char* name, std::span<const std::in
                          H5T_NATIVE_INT32, dims, file, false);
 }
 
+RowBlockDataset::RowBlockDataset(hid_t parent, const char* name, Type type, hsize_t rows,
+                                 hsize_t columns, const std::filesystem::path& file,
+                                 const char* units)
+    : type_(type), rows_(rows), columns_(columns), file_(file), name_(name) {
+  const std::string what = std::string("creating dataset '") + name + "'";
+  const hsize_t dims[2] = {rows, columns};
+  const Hid space =
+      checked(H5Screate_simple(2, dims, nullptr), H5Sclose, ErrorCategory::io, file, what);
+  const Hid properties = untimed_object_properties(H5P_DATASET_CREATE, file);
+  dataset_ =
+      checked(H5Dcreate2(parent, name, type == Type::float64 ? H5T_IEEE_F64LE : H5T_STD_I32LE,
+                         space.get(), H5P_DEFAULT, properties.get(), H5P_DEFAULT),
+              H5Dclose, ErrorCategory::io, file, what);
+  if (units != nullptr) write_attribute(dataset_.get(), "units", std::string_view(units), file);
+}
+
+void RowBlockDataset::write_rows(hsize_t first_row, hsize_t rows, const void* values) {
+  const std::string what = "writing rows of dataset '" + name_ + "'";
+  if (first_row > rows_ || rows > rows_ - first_row)
+    fail(ErrorCategory::internal, quoted(file_), ": rows [", first_row, ", ", first_row + rows,
+         ") of dataset '", name_, "' lie outside its ", rows_, " rows");
+  if (rows == 0) return;
+  const hsize_t start[2] = {first_row, 0}, count[2] = {rows, columns_};
+  const Hid file_space =
+      checked(H5Dget_space(dataset_.get()), H5Sclose, ErrorCategory::io, file_, what);
+  check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start, nullptr, count, nullptr),
+        ErrorCategory::io, file_, what);
+  const Hid memory_space =
+      checked(H5Screate_simple(2, count, nullptr), H5Sclose, ErrorCategory::io, file_, what);
+  check(H5Dwrite(dataset_.get(), type_ == Type::float64 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT32,
+                 memory_space.get(), file_space.get(), H5P_DEFAULT, values),
+        ErrorCategory::io, file_, what);
+}
+
 namespace {
 Hid open_float64_dataset(hid_t parent, const char* name, const std::filesystem::path& file,
                          std::vector<hsize_t>& dims) {

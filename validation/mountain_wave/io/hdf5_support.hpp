@@ -125,6 +125,25 @@ void write_dataset(hid_t parent, const char* name, std::span<const double> value
 // A 32-bit integer dataset (little-endian), contiguous.
 void write_int32_dataset(hid_t parent, const char* name, std::span<const std::int32_t> values,
                          const std::vector<hsize_t>& dims, const std::filesystem::path& file);
+// A contiguous 2-D dataset of rows x columns written in blocks of whole rows, in any order
+// (a file assembled from pieces that arrive one at a time, never all in memory). Element type:
+// float64 (values of double) or int32 (values of std::int32_t).
+class RowBlockDataset {
+ public:
+  enum class Type { float64, int32 };
+  RowBlockDataset(hid_t parent, const char* name, Type type, hsize_t rows, hsize_t columns,
+                  const std::filesystem::path& file, const char* units = nullptr);
+  // Rows [first_row, first_row + rows) from `values` (rows x columns elements of the type).
+  void write_rows(hsize_t first_row, hsize_t rows, const void* values);
+
+ private:
+  Hid dataset_;
+  Type type_;
+  hsize_t rows_, columns_;
+  std::filesystem::path file_;
+  std::string name_;
+};
+
 // The shape of a dataset; invalid_input when `name` is not a float64 dataset.
 std::vector<hsize_t> float64_dataset_dims(hid_t parent, const char* name,
                                           const std::filesystem::path& file);

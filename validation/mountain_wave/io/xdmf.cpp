@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
+#include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/xml_text.hpp"
@@ -143,6 +145,110 @@ void write_mesh_topology_file(const std::filesystem::path& path, const TetMesh& 
       {tets, 4}, file);
   detail::close_file(h5, file);
   output.commit();
+}
+
+namespace {
+
+// One rank's piece of the topology file: its owned nodes' coordinates (rows from
+// first_node) and its tets in input node numbers (rows from first_tet).
+struct TopologyPiece {
+  std::int64_t first_node = 0, first_tet = 0;
+  std::vector<double> coordinates;
+  std::vector<std::int32_t> tets;
+};
+
+TopologyPiece topology_piece(const petsc::DistributedMesh& mesh) {
+  TopologyPiece piece;
+  piece.first_node = mesh.first_owned_global;
+  piece.first_tet = mesh.input_tet_of_local.empty() ? 0 : mesh.input_tet_of_local.front();
+  for (std::int32_t l = 0; l < mesh.owned_nodes; ++l) {
+    if (mesh.input_node_of_local[static_cast<std::size_t>(l)] != mesh.first_owned_global + l)
+      fail(ErrorCategory::internal, "write_mesh_topology_file: rank ", mesh.rank,
+           "'s owned nodes are not the input nodes of its global numbers");
+    for (const double x : mesh.local.nodes[static_cast<std::size_t>(l)])
+      piece.coordinates.push_back(x);
+  }
+  piece.tets.reserve(4 * mesh.local.tets.size());
+  for (std::size_t t = 0; t < mesh.local.tets.size(); ++t) {
+    if (mesh.input_tet_of_local[t] != piece.first_tet + static_cast<std::int64_t>(t))
+      fail(ErrorCategory::internal, "write_mesh_topology_file: rank ", mesh.rank,
+           "'s tets are not a contiguous run of input tets");
+    for (const std::int32_t n : mesh.local.tets[t])
+      piece.tets.push_back(
+          static_cast<std::int32_t>(mesh.input_node_of_local[static_cast<std::size_t>(n)]));
+  }
+  return piece;
+}
+
+}  // namespace
+
+void write_mesh_topology_file(const std::filesystem::path& path,
+                              const petsc::DistributedMesh& mesh) {
+  namespace collective = petsc::detail;
+  TopologyPiece piece;
+  collective::run_collectively(mesh.comm, [&] { piece = topology_piece(mesh); });
+  constexpr int header_tag = 701, coordinates_tag = 702, tets_tag = 703;
+  if (mesh.rank != 0) {
+    const std::int64_t header[2] = {piece.first_tet,
+                                    static_cast<std::int64_t>(piece.tets.size() / 4)};
+    const int coordinate_count = collective::to_mpi_count(
+        static_cast<std::int64_t>(piece.coordinates.size()), "topology file coordinates");
+    const int tet_count = collective::to_mpi_count(static_cast<std::int64_t>(piece.tets.size()),
+                                                   "topology file tets");
+    FOEHN_MPI_CHECK(MPI_Send(header, 2, MPI_INT64_T, 0, header_tag, mesh.comm));
+    FOEHN_MPI_CHECK(MPI_Send(piece.coordinates.data(), coordinate_count, MPI_DOUBLE, 0,
+                             coordinates_tag, mesh.comm));
+    FOEHN_MPI_CHECK(MPI_Send(piece.tets.data(), tet_count, MPI_INT32_T, 0, tets_tag, mesh.comm));
+    collective::agree_on_failure(mesh.comm, std::nullopt);
+    return;
+  }
+  // Rank 0 receives every piece even after a failure, so that no rank waits in a send.
+  const detail::QuietHdf5Errors quiet;
+  std::optional<AtomicOutputFile> output;
+  std::optional<detail::Hid> h5;
+  std::optional<detail::RowBlockDataset> coordinates, tets;
+  auto failure = collective::capture_failure([&] {
+    output.emplace(path);
+    const std::filesystem::path& file = output->temporary_path();
+    h5.emplace(detail::create_file(file));
+    coordinates.emplace(h5->get(), "coordinates", detail::RowBlockDataset::Type::float64,
+                        static_cast<hsize_t>(mesh.global_nodes), 3, file, "m");
+    tets.emplace(h5->get(), "tets", detail::RowBlockDataset::Type::int32,
+                 static_cast<hsize_t>(mesh.global_tets), 4, file);
+  });
+  auto write_piece = [&](const TopologyPiece& p) {
+    if (failure) return;
+    failure = collective::capture_failure([&] {
+      coordinates->write_rows(static_cast<hsize_t>(p.first_node), p.coordinates.size() / 3,
+                              p.coordinates.data());
+      tets->write_rows(static_cast<hsize_t>(p.first_tet), p.tets.size() / 4, p.tets.data());
+    });
+  };
+  write_piece(piece);
+  for (int rank = 1; rank < mesh.size; ++rank) {
+    TopologyPiece other;
+    std::int64_t header[2] = {0, 0};
+    FOEHN_MPI_CHECK(
+        MPI_Recv(header, 2, MPI_INT64_T, rank, header_tag, mesh.comm, MPI_STATUS_IGNORE));
+    other.first_node = mesh.ownership_ranges[static_cast<std::size_t>(rank)];
+    other.first_tet = header[0];
+    other.coordinates.resize(static_cast<std::size_t>(
+        3 * (mesh.ownership_ranges[static_cast<std::size_t>(rank) + 1] - other.first_node)));
+    other.tets.resize(static_cast<std::size_t>(4 * header[1]));
+    FOEHN_MPI_CHECK(MPI_Recv(other.coordinates.data(), static_cast<int>(other.coordinates.size()),
+                             MPI_DOUBLE, rank, coordinates_tag, mesh.comm, MPI_STATUS_IGNORE));
+    FOEHN_MPI_CHECK(MPI_Recv(other.tets.data(), static_cast<int>(other.tets.size()), MPI_INT32_T,
+                             rank, tets_tag, mesh.comm, MPI_STATUS_IGNORE));
+    write_piece(other);
+  }
+  if (!failure)
+    failure = collective::capture_failure([&] {
+      coordinates.reset();
+      tets.reset();
+      detail::close_file(*h5, output->temporary_path());
+      output->commit();
+    });
+  collective::agree_on_failure(mesh.comm, failure);
 }
 
 }  // namespace foehn::mountainwave

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "foehn/mesh/tet_mesh.hpp"
+#include "foehn/petsc/distributed_mesh.hpp"
 
 namespace foehn::mountainwave {
 
@@ -51,6 +52,13 @@ void write_xdmf(const std::filesystem::path& path, double time, const std::vecto
 // in the input numbering, the topology that checkpoint XDMF files point to. io when the file
 // cannot be written.
 void write_mesh_topology_file(const std::filesystem::path& path, const TetMesh& mesh);
+
+// The same file from a mesh that no rank holds whole (distribute_generated_mountain_mesh): rank
+// 0 writes its piece and then each other rank's, one at a time, so it never holds more than one
+// rank's part. Needs global numbers equal to input numbers and each rank's tets a contiguous run
+// of input tets (internal error otherwise). Collective; an error on any rank is raised on all.
+void write_mesh_topology_file(const std::filesystem::path& path,
+                              const petsc::DistributedMesh& mesh);
 
 }  // namespace foehn::mountainwave
 

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Device calls of the scale-out work (issue 32): the mountain-wave core, the main job's launch
+# and the GPU tests on one and two GPUs of one host, one rank per GPU. Run from the repository
+# root on the GPU host, with the executables packed by
+#   ../shared/tools/gpu-bundle -o .gpu build/bin/{foehn-mountainwave,device_handoff_mpi_test,...}
+# usage: bench/scaling/run_on_device.sh <mode>...   (modes run in the order given)
+#   tests     topology; the CUDA hand-off tests (two GPUs in one process); every multi-rank GPU
+#             test on 1 and 2 ranks, one GPU each (a hang ends after 240 s and is reported)
+#   krylov    Krylov variants of the multi-rank solves, 2 ranks on 2 GPUs at KRYLOV_TETS (5 M),
+#             the 1-GPU run beside them (KRYLOV_VARIANTS: a file, one variant a line)
+#   strong    strong scaling: STRONG_TETS ("554394 5000000 20000000") on 1 and 2 GPUs
+#   weak      weak scaling: WEAK_TETS per GPU ("5000000 20000000") on 1 and 2 GPUs
+#   large     the largest case on one GPU: LARGE_TETS ("40000000")
+#   main      the main job's default case with the default launcher's rank count and with
+#             each other launch (1 rank + 1 GPU, 2 ranks + 2 GPUs, 4 ranks on 2 GPUs)
+#   ucx       2 ranks on 2 GPUs at KRYLOV_TETS with PyPI's CUDA UCX under Open MPI and
+#             -use_gpu_aware_mpi 1 (bench/scaling/with_cuda_ucx.sh; .ucx carried), beside the
+#             host-staged default; ucx_info's transports
+#   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs 2
+#   chemistry bench_chemistry_distributed: CELLS (1e6) cells, 1 GPU vs 2
+#   stencil   bench_stencils_distributed: STENCIL_N (8192) squared x 64, 1 GPU vs 2
+#   logview   -log_view of STRONG_TETS' second size on 1 and 2 GPUs (where the time goes)
+# Each run leaves $RUNS/<name>/{timing.json,run.json} and $RUNS/<name>.log; `pack` (always last)
+# puts the logs and JSON into $OUT/scaling-runs.tar.gz for bench/scaling/scaling_to_bench.py.
+set -uo pipefail
+out=${OUT:-/tmp/foehn-out}
+runs=${RUNS:-/tmp/scaling-runs}
+mkdir -p "$out" "$runs"
+run=${RUN:-.gpu/run}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Keep NVLink multicast off (shared hosts), also for anything these programs start.
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+mpi="mpirun --oversubscribe --bind-to none"
+quiet() { grep --line-buffered -v "pmix\|dlopen error\|Perhaps a missing"; }
+steps=${STEPS:-6}
+warmup=${WARMUP:-2}
+
+# mw <name> <ranks> <tets> [extra options...]: one timed run, solves on the GPUs.
+mw() {
+  local name=$1 ranks=$2 tets=$3; shift 3
+  local dt=20
+  ((tets > 12000000)) && dt=15  # CFL: -dt 20 is refused from about 15 M tets
+  local started=$SECONDS
+  timeout "${RUN_LIMIT:-540}" $run $mpi -n "$ranks" ${RANK_WRAPPER:-} foehn-mountainwave -mesh_tets "$tets" \
+    -foehn_backend cuda -foehn_solves device -max_steps "$steps" -timing_warmup "$warmup" \
+    -dt "$dt" -vtk 0 -sections 0 -output_interval 0 -timing_label "$name" \
+    -output_dir "$runs/$name" "$@" </dev/null >"$runs/$name.log" 2>&1
+  local status=$?
+  rm -f "$runs/$name"/checkpoint_* "$runs/$name"/mountainwave_mesh.h5 "$runs/$name"/*.xmf
+  printf '== %-40s ranks %d, tets %d, exit %d, %d s: ' "$name" "$ranks" "$tets" "$status" \
+    $((SECONDS - started))
+  grep -E "setup [0-9.]+ s" -o "$runs/$name.log" | tr '\n' ' '
+  grep -E "^\| Total timestep" "$runs/$name.log" | awk -F'|' '{printf "%s s/step ", $3}'
+  echo
+  grep -E "GPU memory|warning|rror|refuse" "$runs/$name.log" | head -5
+}
+
+# Packs what the runs left so far (after every mode: a call cut short still returns them).
+pack() {
+  tar -C "$runs" -czf "$out/scaling-runs.tar.gz" \
+    $(cd "$runs" && find . -name "*.json" -o -name "*.md" -o -name "*.log" -o -name "logview-*.txt") \
+    2>/dev/null
+}
+
+for mode in "$@"; do
+  case $mode in
+    tests)
+      nvidia-smi topo -m >"$out/topology.txt" 2>&1
+      nvidia-smi -L >>"$out/topology.txt"
+      {
+        $run foehn_cuda_petsc_handoff 2>&1 | quiet | tail -n 4
+        for n in 1 2; do
+          for test in device_handoff_mpi_test distributed_diffusion_test mountain_wave_gpu_test \
+            node_exchange_test; do
+            echo "== $test on $n rank(s)"
+            timeout 240 $run $mpi -n "$n" "$test" 2>&1 | quiet |
+              grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |rank\(s\)|max \||tests ran" | sort | uniq -c
+            echo "exit ${PIPESTATUS[0]} (124: killed after 240 s)"
+          done
+        done
+        $run compute-sanitizer --tool memcheck --error-exitcode 9 $mpi -n 1 device_handoff_mpi_test \
+          2>&1 | grep -E "ERROR SUMMARY|PASSED|FAILED"
+      } 2>&1 | tee "$out/gpu-tests.log"
+      ;;
+    krylov)
+      tets=${KRYLOV_TETS:-5000000}
+      mw "krylov-1gpu-defaults" 1 "$tets"
+      i=0
+      while IFS= read -r variant; do
+        [[ $variant =~ ^# ]] && continue
+        i=$((i + 1))
+        mw "krylov-2gpu-$i" 2 "$tets" $variant
+        echo "   variant $i: ${variant:-defaults}"
+        grep -E "^ +$steps " "$runs/krylov-2gpu-$i.log" | tail -n 1
+      done <"${KRYLOV_VARIANTS:-bench/scaling/krylov_variants.txt}"
+      ;;
+    strong)
+      for tets in ${STRONG_TETS:-554394 5000000 20000000}; do
+        mw "strong-$tets-1gpu" 1 "$tets"
+        mw "strong-$tets-2gpu" 2 "$tets"
+      done
+      ;;
+    weak)
+      for tets in ${WEAK_TETS:-5000000 20000000}; do
+        mw "weak-$tets-1gpu" 1 "$tets"
+        mw "weak-$tets-2gpu" 2 $((2 * tets))
+      done
+      ;;
+    large)
+      for tets in ${LARGE_TETS:-40000000}; do
+        STEPS=3 WARMUP=1 mw "large-$tets-1gpu" 1 "$tets"
+      done
+      ;;
+    main)
+      # The README's launcher on this host, as run-main.sh would start it (-end_time short).
+      ranks=$(FOEHN_CUDA_BACKEND=1 bash scripts/ranks-for-host.sh)
+      for launch in "default:$ranks" "1rank:1" "2ranks:2" "4ranks:4"; do
+        name=${launch%%:*} n=${launch##*:}
+        timeout 300 $run $mpi -n "$n" foehn-mountainwave -output_dir "$runs/main-$name" \
+          -end_time 400 -timing_warmup 2 -vtk 0 -sections 0 -timing_label "main-$name" \
+          </dev/null >"$runs/main-$name.log" 2>&1
+        rm -f "$runs/main-$name"/checkpoint_* "$runs/main-$name"/mountainwave_mesh.h5
+        printf '== main launch %-8s %d rank(s): ' "$name" "$n"
+        grep -E "^\| Total timestep" "$runs/main-$name.log" | awk -F'|' '{printf "%s s/step ", $3}'
+        grep -E "solves on the|warning" "$runs/main-$name.log" | head -3
+        echo
+      done
+      ;;
+    ucx)
+      tets=${KRYLOV_TETS:-5000000}
+      $run bash -c 'LD_LIBRARY_PATH=$PWD/.ucx:$LD_LIBRARY_PATH UCX_MODULE_DIR=$PWD/.ucx/ucx \
+        .ucx/ucx_info -v; LD_LIBRARY_PATH=$PWD/.ucx:$LD_LIBRARY_PATH \
+        UCX_MODULE_DIR=$PWD/.ucx/ucx .ucx/ucx_info -d' 2>&1 |
+        grep -E "Library version|Transport:|Device:" | sort | uniq -c | tee "$out/ucx-info.txt"
+      mw "ucx-2gpu-hoststaged" 2 "$tets"
+      RANK_WRAPPER=bench/scaling/with_cuda_ucx.sh mw "ucx-2gpu-cudaaware" 2 "$tets" \
+        -use_gpu_aware_mpi 1
+      ;;
+    particles)
+      timeout 540 $run $mpi -n 2 bench_particles_distributed -parcels "${PARCELS:-2e8}" \
+        -out_dir "$runs" 2>&1 | quiet | tee "$runs/particles-distributed.log" | tail -n 6
+      ;;
+    chemistry)
+      timeout 540 $run $mpi -n 2 bench_chemistry_distributed -cells "${CELLS:-1e6}" \
+        -out_dir "$runs" 2>&1 | quiet | tee "$runs/chemistry-distributed.log" | tail -n 5
+      ;;
+    stencil)
+      timeout 540 $run $mpi -n 2 bench_stencils_distributed -n "${STENCIL_N:-8192}" -nz 64 \
+        -out_dir "$runs" 2>&1 | quiet | tee "$runs/stencils-distributed.log" | tail -n 4
+      ;;
+    logview)
+      set -- ${STRONG_TETS:-554394 5000000}
+      tets=${2:-$1}
+      mw "logview-$tets-1gpu" 1 "$tets" -log_view ":$runs/logview-$tets-1gpu.txt"
+      mw "logview-$tets-2gpu" 2 "$tets" -log_view ":$runs/logview-$tets-2gpu.txt"
+      ;;
+    *) echo "run_on_device.sh: unknown mode '$mode'" >&2 ;;
+  esac
+  pack
+done

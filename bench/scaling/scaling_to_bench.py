@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Turns the runs of bench/scaling/run_on_device.sh (the folder its scaling-runs.tar.gz unpacks
+into) into one benchmark result in the format of docs/benchmarks.md: bench/results/
+mountainwave-scaling-<device>-<date>.json + .md. Every case carries gpus and ranks; a case on
+several GPUs carries "baseline": "1_gpu" and its speedup against the one-GPU run of the same
+mesh (strong scaling, Krylov variants, CUDA-aware MPI) from the same device call, a weak-scaling
+case its efficiency (one GPU's step time / two GPUs' at twice the tets).
+
+    scaling_to_bench.py --runs DIR --commit abc1234 --device "NVIDIA H200" \\
+        --command "bench/scaling/run_on_device.sh tests krylov strong" \\
+        --out bench/results/mountainwave-scaling-h200-20261126
+"""
+import argparse
+import json
+import os
+import re
+import sys
+from datetime import date
+
+PHASES = ("assembly", "handoff")
+
+
+def load_run(runs, name):
+    """timing.json rows, run.json and the set-up seconds of one run, or None."""
+    folder = os.path.join(runs, name)
+    try:
+        with open(os.path.join(folder, "timing.json")) as f:
+            table = json.load(f)
+        with open(os.path.join(folder, "run.json")) as f:
+            run = json.load(f)
+    except OSError:
+        return None
+    setup = None
+    log = os.path.join(runs, name + ".log")
+    if os.path.exists(log):
+        with open(log, errors="replace") as f:
+            text = f.read()
+        found = re.search(r"setup ([0-9.]+) s", text)
+        setup = float(found.group(1)) if found else None
+    rows = {row["key"]: row["seconds_per_step"] for row in table["rows"]}
+    return {"rows": rows, "run": run, "setup": setup}
+
+
+def case_of(name, data, variant, gpus):
+    rows, run = data["rows"], data["run"]
+    total = rows["total"]
+    split = run["timed_steps"]["seconds_per_step"]
+    case = {"name": "mountainwave_timestep", "size": run["tets"], "size_unit": "tets",
+            "variant": variant, "run": name, "gpus": gpus, "ranks": run["ranks"],
+            "solves": run["solves"], "time_ms": total * 1e3,
+            "repeats": run["timed_steps"].get("steps", 0),
+            "throughput": run["tets"] / total, "throughput_unit": "tets/s",
+            "breakdown_seconds_per_step": {
+                "assembly": split["assembly"], "handoff": split["handoff"],
+                "petsc_setup": rows["petsc_setup"], "petsc_solve": rows["petsc_solve"],
+                "other": rows["other"]},
+            "krylov_iterations_per_step": run["timed_steps"]["krylov_iterations_per_step"]}
+    if data["setup"] is not None:
+        case["setup_seconds"] = data["setup"]
+    if run.get("gpu_memory_bytes_per_tet"):
+        case["gpu_memory_bytes_per_tet"] = run["gpu_memory_bytes_per_tet"]
+        case["gpu_memory_max_bytes_per_rank"] = run["gpu_memory_max_bytes_per_rank"]
+    return case
+
+
+def gpus_in(name):
+    found = re.search(r"(\d+)gpu", name)
+    return int(found.group(1)) if found else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", required=True)
+    parser.add_argument("--commit", required=True)
+    parser.add_argument("--device", required=True)
+    parser.add_argument("--command", required=True)
+    parser.add_argument("--krylov", default="bench/scaling/krylov_variants.txt",
+                        help="the variants file of the krylov runs, to name them")
+    parser.add_argument("--out", required=True, help="path without extension")
+    args = parser.parse_args()
+
+    names = sorted(d for d in os.listdir(args.runs)
+                   if os.path.isdir(os.path.join(args.runs, d)))
+    runs = {n: load_run(args.runs, n) for n in names}
+    runs = {n: d for n, d in runs.items() if d is not None}
+    krylov_variants = []
+    if os.path.exists(args.krylov):
+        with open(args.krylov) as f:
+            krylov_variants = [line.rstrip("\n") for line in f if not line.startswith("#")]
+
+    cases = []
+    for name, data in runs.items():
+        gpus = gpus_in(name)
+        if name.startswith("strong-") or name.startswith("weak-") or name.startswith("large-"):
+            kind, tets = name.split("-")[0], name.split("-")[1]
+            case = case_of(name, data, f"{kind}_{gpus}gpu", gpus)
+            one = runs.get(f"{kind}-{tets}-1gpu")
+            if gpus > 1 and one is not None:
+                ratio = one["rows"]["total"] / data["rows"]["total"]
+                case["baseline"] = "1_gpu"
+                if kind == "strong":
+                    case["speedup_vs_baseline"] = ratio
+                else:
+                    case["weak_scaling_efficiency"] = ratio
+                    case["tets_per_gpu"] = data["run"]["tets"] / gpus
+        elif name.startswith("krylov-"):
+            index = name.split("-")[-1]
+            text = "defaults"
+            if index.isdigit() and 0 < int(index) <= len(krylov_variants):
+                text = krylov_variants[int(index) - 1].strip() or "defaults"
+            case = case_of(name, data, "krylov: " + text, gpus)
+            one = runs.get("krylov-1gpu-defaults")
+            if gpus > 1 and one is not None:
+                case["baseline"] = "1_gpu"
+                case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
+        elif name.startswith("ucx-"):
+            case = case_of(name, data, name[len("ucx-"):], gpus)
+            one = runs.get("krylov-1gpu-defaults")
+            if one is not None and one["run"]["tets"] == data["run"]["tets"]:
+                case["baseline"] = "1_gpu"
+                case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
+        elif name.startswith("main-"):
+            case = case_of(name, data, "main_job_" + name[len("main-"):], data["run"]["ranks"])
+            case["name"] = "main_job_timestep"
+            case["gpus"] = min(2, data["run"]["ranks"])
+        else:
+            continue
+        cases.append(case)
+    if not cases:
+        sys.exit(f"no runs with timing.json and run.json under {args.runs}")
+    report = {"area": "mountainwave", "device": args.device, "commit": args.commit,
+              "command": args.command, "date": date.today().isoformat(),
+              "protocol": "per-step mean of the timed steps after the warm-up steps, the "
+                          "slowest rank; one rank per GPU; solves on the GPUs; speedups from "
+                          "runs of the same device call",
+              "cases": cases}
+    with open(args.out + ".json", "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    with open(args.out + ".md", "w") as f:
+        f.write(f"# mountain-wave core on 1 and 2 GPUs: {args.device}\n\n- commit `{args.commit}`, "
+                f"{report['date']}\n- command: `{args.command}`\n- {report['protocol']}\n\n"
+                "| run | tets | gpus | s / step | vs 1 GPU | set-up s | GPU B/tet | assembly | "
+                "hand-off | PETSc setup | PETSc solve | other |\n"
+                "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+        for c in cases:
+            b = c["breakdown_seconds_per_step"]
+            ratio = c.get("speedup_vs_baseline", c.get("weak_scaling_efficiency"))
+            f.write(f"| {c['run']} ({c['variant']}) | {c['size']:,} | {c['gpus']} | "
+                    f"{c['time_ms'] / 1e3:.4f} | " + (f"{ratio:.2f}x" if ratio else "–") +
+                    f" | {c.get('setup_seconds', float('nan')):.1f} | "
+                    f"{c.get('gpu_memory_bytes_per_tet', float('nan')):.0f} | "
+                    f"{b['assembly']:.4f} | {b['handoff']:.4f} | {b['petsc_setup']:.4f} | "
+                    f"{b['petsc_solve']:.4f} | {b['other']:.4f} |\n")
+
+
+if __name__ == "__main__":
+    main()

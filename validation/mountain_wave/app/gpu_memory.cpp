@@ -1,0 +1,86 @@
+#include "gpu_memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "foehn/petsc/mpi_collective.hpp"
+#include "foehn/runtime/device.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/memory.hpp"
+
+namespace foehn::mountainwave {
+
+namespace {
+
+std::string gib(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+}  // namespace
+
+GpuMemoryModel gpu_memory_model(bool device_solves) {
+  // Measured at the end of the first step, the largest rank, the default solvers
+  // (docs/scaling.md): device solves hold PETSc's matrices, the GAMG hierarchy and Krylov
+  // vectors beside Foehn's own arrays; host solves only Foehn's.
+  if (device_solves) return {2500.0, 1.0e9};
+  return {1000.0, 1.0e9};
+}
+
+void check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
+                           const std::string& request) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  petsc::detail::run_collectively(comm, [&] {
+    const GpuMemoryModel model = gpu_memory_model(device_solves);
+    // METIS balances tets within a few percent: size for the largest part.
+    const double tets_per_rank = global_tets / ranks * 1.05;
+    const double needed = model.fixed_bytes + model.bytes_per_tet * tets_per_rank;
+    const DeviceMemoryInfo memory = device_memory_info();
+    if (needed > static_cast<double>(memory.free_bytes))
+      fail(ErrorCategory::out_of_memory, request, ": about ", tets_per_rank, " tets on rank ", rank,
+           " need about ", gib(needed), " (", static_cast<long long>(needed),
+           " bytes) of GPU memory with the solves on the ", device_solves ? "GPU" : "host",
+           ", but its GPU ", current_device(), " has ", gib(static_cast<double>(memory.free_bytes)),
+           " free of ", gib(static_cast<double>(memory.total_bytes)),
+           ": use more GPUs (one rank each) or a smaller mesh");
+  });
+}
+
+GpuMemoryUse measure_gpu_memory(MPI_Comm comm, std::int64_t local_tets) {
+  const DeviceMemoryInfo memory = device_memory_info();
+  const double used = static_cast<double>(memory.total_bytes - memory.free_bytes);
+  const double pool = static_cast<double>(MemoryPool::current().reserved_bytes());
+  // The largest user decides whether a case fits: MAXLOC keeps its rank.
+  struct {
+    double value;
+    int rank;
+  } mine{used, 0}, largest{0, 0};
+  MPI_Comm_rank(comm, &mine.rank);
+  double per_tet = used / static_cast<double>(std::max<std::int64_t>(local_tets, 1));
+  double values[3] = {pool, per_tet, static_cast<double>(memory.total_bytes)}, maxima[3] = {};
+  if (MPI_Allreduce(&mine, &largest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm) != MPI_SUCCESS ||
+      MPI_Allreduce(values, maxima, 3, MPI_DOUBLE, MPI_MAX, comm) != MPI_SUCCESS)
+    fail(ErrorCategory::internal, "measure_gpu_memory: MPI_Allreduce failed");
+  GpuMemoryUse use;
+  use.max_used_bytes = largest.value;
+  use.max_pool_bytes = maxima[0];
+  use.bytes_per_tet = maxima[1];
+  use.device_bytes = maxima[2];
+  MPI_Comm_size(comm, &use.ranks);
+  return use;
+}
+
+std::string GpuMemoryUse::describe() const {
+  char text[256];
+  std::snprintf(text, sizeof text,
+                "GPU memory: up to %s of %s in use per rank (%d rank(s)), %.0f bytes per tet, "
+                "Foehn's pool up to %s",
+                gib(max_used_bytes).c_str(), gib(device_bytes).c_str(), ranks, bytes_per_tet,
+                gib(max_pool_bytes).c_str());
+  return text;
+}
+
+}  // namespace foehn::mountainwave

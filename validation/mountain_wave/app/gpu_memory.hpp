@@ -1,0 +1,44 @@
+#pragma once
+// GPU memory of the mountain-wave core: refused up front when a case cannot fit its GPUs, and
+// reported in the run log once the first step has built every preconditioner.
+//
+//   check_gpu_memory_fits(comm, global_tets, device_solves, "-mesh_tets 40000000");
+//   ... first step ...
+//   const GpuMemoryUse use = measure_gpu_memory(comm, mesh.local_tets());
+//   if (rank == 0) std::printf("%s\n", use.describe().c_str());
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace foehn::mountainwave {
+
+// GPU memory a rank needs per tet of its part, measured at the end of the first step (device
+// solves: matrices, GAMG hierarchy, Krylov work vectors, Foehn's fields and assembly buffers),
+// and the CUDA context and libraries' fixed share. See docs/scaling.md for the measurements.
+struct GpuMemoryModel {
+  double bytes_per_tet = 0;
+  double fixed_bytes = 0;
+};
+GpuMemoryModel gpu_memory_model(bool device_solves);
+
+// Collective. Throws foehn::Error (out_of_memory, on every rank) when the tets per rank of
+// `global_tets` over the ranks of `comm` need more memory than any rank's GPU has free now,
+// naming the bytes needed and free, the rank and `request` (the option that sized the case);
+// before anything large is allocated. The current device must be the rank's.
+void check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
+                           const std::string& request);
+
+struct GpuMemoryUse {
+  double max_used_bytes = 0;  // over ranks: device memory in use (total - free)
+  double max_pool_bytes = 0;  // over ranks: held by Foehn's stream-ordered pool
+  double bytes_per_tet = 0;   // the largest rank's use / its local tets
+  double device_bytes = 0;    // that rank's device's total memory
+  int ranks = 1;
+  std::string describe() const;  // one line for the run log
+};
+
+// Collective: the device memory every rank uses now, reduced over ranks.
+GpuMemoryUse measure_gpu_memory(MPI_Comm comm, std::int64_t local_tets);
+
+}  // namespace foehn::mountainwave
