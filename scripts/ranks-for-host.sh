@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Prints how many MPI ranks Foehn's launcher starts on this host: one rank per GPU when the
-# build has the CUDA backend and the host has GPUs (CUDA_VISIBLE_DEVICES counted when set),
-# else one rank per core, at most four (the CPU-only default case gains little past four).
-# FOEHN_RANKS overrides both; FOEHN_CUDA_BACKEND=1|0 says whether the build has the CUDA backend
-# where its CMake cache is not at hand (a packed copy on a GPU host). Ranks sharing one GPU time-slice it and wait for each other in
-# every Krylov iteration: measured 5.8x slower per step than one rank per GPU on a two-GPU host
-# (docs/scaling.md), which is why a GPU host gets exactly one rank per GPU.
-# usage: scripts/ranks-for-host.sh [build-dir]
+# Prints how many MPI ranks Foehn's launcher starts on this host for a mountain-wave case of
+# TETS tets (the placement policy, docs/scaling.md):
+# - GPU host (the build has the CUDA backend; CUDA_VISIBLE_DEVICES counted when set): one rank
+#   per GPU, never more, since ranks sharing a GPU take turns on it and wait for each other in
+#   every Krylov iteration (4 ranks on 2 GPUs: 5.4x slower per step than 1 rank on 1 GPU). Below
+#   FOEHN_TETS_PER_GPU tets per GPU (default: where a second GPU was measured to start paying)
+#   fewer GPUs are faster, so only as many GPUs as the case fills are used: at least one.
+# - no GPU: one rank per core, at most four (the CPU-only default case gains little past four).
+# FOEHN_RANKS overrides all of it; FOEHN_CUDA_BACKEND=1|0 says whether the build has the CUDA
+# backend where its CMake cache is not at hand (a packed copy on a GPU host).
+# usage: scripts/ranks-for-host.sh [build-dir] [tets]
 set -euo pipefail
 build=${1:-build}
+tets=${2:-0}
+per_gpu=${FOEHN_TETS_PER_GPU:-20000000}
+positive='^[1-9][0-9]{0,17}$'
 if [[ -n ${FOEHN_RANKS:-} ]]; then
   [[ $FOEHN_RANKS =~ ^[1-9][0-9]{0,4}$ ]] ||
     { echo "ranks-for-host: FOEHN_RANKS='$FOEHN_RANKS' is not a rank count (1..99999)" >&2; exit 2; }
   echo "$FOEHN_RANKS"
   exit 0
 fi
+[[ $tets == 0 || $tets =~ $positive ]] ||
+  { echo "ranks-for-host: '$tets' is not a tet count" >&2; exit 2; }
+[[ $per_gpu =~ $positive ]] ||
+  { echo "ranks-for-host: FOEHN_TETS_PER_GPU='$per_gpu' is not a tet count" >&2; exit 2; }
 gpus=0
 cuda_backend=${FOEHN_CUDA_BACKEND:-}
 if [[ -z $cuda_backend ]]; then
@@ -34,7 +44,9 @@ if [[ $cuda_backend == 1 ]]; then
   fi
 fi
 if ((gpus > 0)); then
-  echo "$gpus"
+  wanted=$((tets / per_gpu))
+  ((wanted < 1)) && wanted=1
+  echo $((wanted < gpus ? wanted : gpus))
 else
   cores=$(nproc 2>/dev/null || echo 1)
   echo $((cores > 4 ? 4 : cores))

@@ -16,6 +16,8 @@
 #   ucx       2 ranks on 2 GPUs at KRYLOV_TETS with PyPI's CUDA UCX under Open MPI and
 #             -use_gpu_aware_mpi 1 (bench/scaling/with_cuda_ucx.sh; .ucx carried), beside the
 #             host-staged default; ucx_info's transports
+#   memory    GPU memory per tet at MEMORY_TETS (5 M) on one GPU, with options that may cut it
+#             (MEMORY_VARIANTS: a file, one variant a line)
 #   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs 2
 #   chemistry bench_chemistry_distributed: CELLS (1e6) cells, 1 GPU vs 2
 #   stencil   bench_stencils_distributed: STENCIL_N (8192) squared x 64, 1 GPU vs 2
@@ -43,7 +45,7 @@ mw() {
   local started=$SECONDS
   timeout "${RUN_LIMIT:-540}" $run $mpi -n "$ranks" ${RANK_WRAPPER:-} foehn-mountainwave -mesh_tets "$tets" \
     -foehn_backend cuda -foehn_solves device -max_steps "$steps" -timing_warmup "$warmup" \
-    -dt "$dt" -vtk 0 -sections 0 -output_interval 0 -timing_label "$name" \
+    -dt "$dt" -vtk 0 -sections 0 -output_interval 0 -timing_label "$name" -mesh_partition slabs \
     -output_dir "$runs/$name" "$@" </dev/null >"$runs/$name.log" 2>&1
   local status=$?
   rm -f "$runs/$name"/checkpoint_* "$runs/$name"/mountainwave_mesh.h5 "$runs/$name"/*.xmf
@@ -113,7 +115,7 @@ for mode in "$@"; do
       ;;
     main)
       # The README's launcher on this host, as run-main.sh would start it (-end_time short).
-      ranks=$(FOEHN_CUDA_BACKEND=1 bash scripts/ranks-for-host.sh)
+      ranks=$(FOEHN_CUDA_BACKEND=1 bash scripts/ranks-for-host.sh build 276480)
       for launch in "default:$ranks" "1rank:1" "2ranks:2" "4ranks:4"; do
         name=${launch%%:*} n=${launch##*:}
         timeout 300 $run $mpi -n "$n" foehn-mountainwave -output_dir "$runs/main-$name" \
@@ -135,6 +137,15 @@ for mode in "$@"; do
       mw "ucx-2gpu-hoststaged" 2 "$tets"
       RANK_WRAPPER=bench/scaling/with_cuda_ucx.sh mw "ucx-2gpu-cudaaware" 2 "$tets" \
         -use_gpu_aware_mpi 1
+      ;;
+    memory)
+      i=0
+      while IFS= read -r variant; do
+        [[ $variant =~ ^# ]] && continue
+        i=$((i + 1))
+        STEPS=2 WARMUP=1 mw "memory-1gpu-$i" 1 "${MEMORY_TETS:-5000000}" $variant
+        echo "   memory variant $i: ${variant:-defaults}"
+      done <"${MEMORY_VARIANTS:-bench/scaling/memory_variants.txt}"
       ;;
     particles)
       timeout 540 $run $mpi -n 2 bench_particles_distributed -parcels "${PARCELS:-2e8}" \

@@ -108,6 +108,37 @@ void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind, 
   }
 }
 
+// While a GAMG preconditioner is built: its Galerkin products (PtAP, the squared graph) free
+// their intermediate data after computing, as -mat_product_clear asks. PETSc keeps it otherwise
+// for a numeric-only recomputation that GAMG never does unless -pc_gamg_reuse_interpolation is
+// set (a rebuild makes new products); on the GPU those cuSPARSE SpGEMM buffers were 70% of the
+// mountain-wave core's memory (7419 -> 2195 bytes per tet at 5 M tets, docs/scaling.md). Only
+// for this setup: the option is global (the products have no prefix), and other code in the
+// process may reuse its own products. A -mat_product_clear given by the user decides instead.
+class ProductBuffersFreed {
+ public:
+  ProductBuffersFreed(KSP ksp, const std::string& prefix) {
+    PC pc = nullptr;
+    PetscBool gamg = PETSC_FALSE, user_set = PETSC_FALSE, reuse = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(KSPGetPC(ksp, &pc));
+    FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
+    FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, "-mat_product_clear", &user_set));
+    FOEHN_PETSC_CHECK(PetscOptionsGetBool(nullptr, prefix.empty() ? nullptr : prefix.c_str(),
+                                          "-pc_gamg_reuse_interpolation", &reuse, nullptr));
+    if (!gamg || user_set || reuse) return;
+    FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, "-mat_product_clear", "1"));
+    set_ = true;
+  }
+  ~ProductBuffersFreed() {
+    if (set_) (void)PetscOptionsClearValue(nullptr, "-mat_product_clear");
+  }
+  ProductBuffersFreed(const ProductBuffersFreed&) = delete;
+  ProductBuffersFreed& operator=(const ProductBuffersFreed&) = delete;
+
+ private:
+  bool set_ = false;
+};
+
 std::string type_name(PetscObject object) {
   const char* name = nullptr;
   FOEHN_PETSC_CHECK(PetscObjectGetType(object, &name));
@@ -385,6 +416,7 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   const auto setup_start = Clock::now();
   {
     ScopedLogEvent event(LogEvent::solver_setup, reinterpret_cast<PetscObject>(ksp_));
+    const ProductBuffersFreed products(ksp_, prefix_);
     in_context("setting up", [&] {
       FOEHN_PETSC_CHECK(KSPSetUp(ksp_));
       pass_reuse_to_blocks(reuse);

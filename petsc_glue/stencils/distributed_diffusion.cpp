@@ -310,6 +310,30 @@ void DistributedHorizontalDiffusion<T>::run() {
   }
 }
 
+namespace {
+
+// MPI counts are int: a block of 2^31 values or more travels in several messages.
+constexpr std::size_t gather_chunk_values = std::size_t{1} << 30;
+
+template <typename T>
+void send_in_chunks(const T* values, std::size_t count, int destination, MPI_Comm comm) {
+  for (std::size_t done = 0; done < count; done += gather_chunk_values) {
+    const auto chunk = static_cast<int>(std::min(gather_chunk_values, count - done));
+    FOEHN_MPI_CHECK(MPI_Send(values + done, chunk, mpi_type_of<T>(), destination, 0, comm));
+  }
+}
+
+template <typename T>
+void receive_in_chunks(T* values, std::size_t count, int source, MPI_Comm comm) {
+  for (std::size_t done = 0; done < count; done += gather_chunk_values) {
+    const auto chunk = static_cast<int>(std::min(gather_chunk_values, count - done));
+    FOEHN_MPI_CHECK(
+        MPI_Recv(values + done, chunk, mpi_type_of<T>(), source, 0, comm, MPI_STATUS_IGNORE));
+  }
+}
+
+}  // namespace
+
 template <typename T>
 std::vector<T> gather_field(const DistributedHorizontalDiffusion<T>& diffusion,
                             std::span<const T> local_field, int root) {
@@ -323,40 +347,34 @@ std::vector<T> gather_field(const DistributedHorizontalDiffusion<T>& diffusion,
     if (root < 0 || root >= shape.size)
       fail(ErrorCategory::invalid_input, "gather_field: root ", root, " of ", shape.size, " ranks");
   });
-  std::vector<StencilBlock> blocks;
-  std::vector<int> counts, offsets;
-  std::vector<T> all;
-  // Only the root sets up, but a failure there (a whole field of 2^31 values or more, no
-  // memory) must reach every rank before MPI_Gatherv, or the others would wait in it forever.
+  // Only the root allocates, but a failure there (no memory) must reach every rank before the
+  // blocks are sent, or the others would wait in their sends forever.
+  std::vector<T> field, received;
   run_collectively(comm, [&] {
-    if (shape.rank != root) return;
-    for (int r = 0; r < shape.size; ++r) {
-      int coords[2] = {0, 0};
-      FOEHN_MPI_CHECK(MPI_Cart_coords(comm, r, 2, coords));
-      blocks.push_back(
-          stencil_block(mine.global, mine.ranks_x, mine.ranks_y, coords[1], coords[0]));
-      counts.push_back(petsc::detail::to_mpi_count(
-          static_cast<std::int64_t>(blocks.back().local.size()), "gather_field block"));
-    }
-    offsets = petsc::detail::displacements_of(counts, "gather_field");
-    petsc::detail::to_mpi_count(static_cast<std::int64_t>(offsets.back()) + counts.back(),
-                                "gather_field (the whole field)");
-    all.resize(static_cast<std::size_t>(offsets.back()) + counts.back());
+    if (shape.rank == root) field.assign(mine.global.size(), T(0));
   });
-  FOEHN_MPI_CHECK(MPI_Gatherv(
-      local_field.data(),
-      petsc::detail::to_mpi_count(static_cast<std::int64_t>(local_field.size()), "gather_field"),
-      mpi_type_of<T>(), all.data(), counts.data(), offsets.data(), mpi_type_of<T>(), root, comm));
-  if (shape.rank != root) return {};
-  std::vector<T> field(mine.global.size(), T(0));
+  if (shape.rank != root) {
+    send_in_chunks(local_field.data(), local_field.size(), root, comm);
+    return {};
+  }
+  // One block at a time (the root never holds more than the field and one block), each in
+  // messages of at most 2^30 values.
   for (int r = 0; r < shape.size; ++r) {
-    const StencilBlock& b = blocks[static_cast<std::size_t>(r)];
+    int coords[2] = {0, 0};
+    FOEHN_MPI_CHECK(MPI_Cart_coords(comm, r, 2, coords));
+    const StencilBlock b =
+        stencil_block(mine.global, mine.ranks_x, mine.ranks_y, coords[1], coords[0]);
+    const T* block_values = local_field.data();
+    if (r != root) {
+      received.resize(b.local.size());
+      receive_in_chunks(received.data(), received.size(), r, comm);
+      block_values = received.data();
+    }
     // Interior, plus the halo on the sides where the block meets the global edge.
     const int i_begin = b.rank_x == 0 ? 0 : halo_width;
     const int i_end = b.local.nx + (b.rank_x == b.ranks_x - 1 ? 2 * halo_width : halo_width);
     const int j_begin = b.rank_y == 0 ? 0 : halo_width;
     const int j_end = b.local.ny + (b.rank_y == b.ranks_y - 1 ? 2 * halo_width : halo_width);
-    const T* block_values = all.data() + offsets[static_cast<std::size_t>(r)];
     for (int k = 0; k < b.local.nz; ++k)
       for (int j = j_begin; j < j_end; ++j)
         std::copy(block_values + b.local.index(i_begin, j, k),

@@ -20,7 +20,7 @@ struct GpuMemoryModel {
   double bytes_per_tet = 0;
   double fixed_bytes = 0;
 };
-GpuMemoryModel gpu_memory_model(bool device_solves);
+GpuMemoryModel gpu_memory_model(bool device_solves, int ranks);
 
 // Collective. Throws foehn::Error (out_of_memory, on every rank) when the tets per rank of
 // `global_tets` over the ranks of `comm` need more memory than any rank's GPU has free now,
