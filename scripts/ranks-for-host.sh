@@ -13,7 +13,7 @@
 set -euo pipefail
 build=${1:-build}
 tets=${2:-0}
-per_gpu=${FOEHN_TETS_PER_GPU:-20000000}
+per_gpu=${FOEHN_TETS_PER_GPU:-10000000}
 positive='^[1-9][0-9]{0,17}$'
 if [[ -n ${FOEHN_RANKS:-} ]]; then
   [[ $FOEHN_RANKS =~ ^[1-9][0-9]{0,4}$ ]] ||

@@ -2,11 +2,13 @@
 
 #include <petscsys.h>
 
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <iostream>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "foehn/petsc/device_binding.hpp"
@@ -63,6 +65,36 @@ void reject_unused_options(const std::string& program) {
     fail(ErrorCategory::invalid_input, "unknown option(s) ", unused, " (", program,
          " -help lists the options)");
 }
+
+namespace {
+
+// How long a rank that failed waits for the others before it ends them all.
+constexpr auto failed_rank_grace = std::chrono::seconds(60);
+
+// Every rank passes here on its way out, failed or not, before the collective PetscFinalize. An
+// error that every rank raised (Foehn's checks agree across ranks) brings them all here at once.
+// An error raised inside a collective PETSc call on one rank only (a GPU failure in one rank's
+// preconditioner set-up, say) leaves the others waiting in that call forever: a failed rank
+// that has not seen every rank arrive within the grace time ends the job with MPI_Abort and its
+// exit code, instead of a hang.
+void finish_together(const char* program, int exit_code) {
+  int ranks = 1;
+  if (MPI_Comm_size(MPI_COMM_WORLD, &ranks) != MPI_SUCCESS || ranks == 1) return;
+  MPI_Request arrived = MPI_REQUEST_NULL;
+  if (MPI_Ibarrier(MPI_COMM_WORLD, &arrived) != MPI_SUCCESS) return;
+  const auto deadline = std::chrono::steady_clock::now() + failed_rank_grace;
+  for (int done = 0;;) {
+    if (MPI_Test(&arrived, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || done) return;
+    if (exit_code != 0 && std::chrono::steady_clock::now() > deadline) {
+      std::cerr << program << ": the other ranks did not finish within "
+                << failed_rank_grace.count() << " s of this rank's error: ending them\n";
+      MPI_Abort(MPI_COMM_WORLD, exit_code);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+}  // namespace
 
 bool help_requested() {
   return help_flag;
@@ -122,6 +154,7 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
     std::cerr << info.name << ": unexpected error: " << error.what() << "\n";
     exit_code = 1;
   }
+  finish_together(info.name.c_str(), exit_code);
   // Unused options were already reported; keep PETSc from printing its own warning too (but
   // keep the database: PetscFinalize still reads -log_view and friends).
   PetscOptionsSetValue(nullptr, "-options_left", "false");

@@ -19,12 +19,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "bench_device.hpp"
+#include "bench_mpi.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/chemistry/comparison.hpp"
@@ -139,9 +139,7 @@ int run(int argc, char** argv) {
   const int device = petsc::select_device_for_rank(world);
   for (const std::string& line : petsc::device_placement_report(world, device))
     std::printf("%s\n", line.c_str());
-  std::vector<int> devices(static_cast<std::size_t>(size));
-  FOEHN_MPI_CHECK(MPI_Allgather(&device, 1, MPI_INT, devices.data(), 1, MPI_INT, world));
-  const int gpus = static_cast<int>(std::set<int>(devices.begin(), devices.end()).size());
+  const int gpus = bench::distinct_devices(world, device);
 
   const Mechanism mechanism = make_synthetic_mechanism(80, 190, 1);
   RosenbrockOptions options;
@@ -242,19 +240,6 @@ int run(int argc, char** argv) {
 }  // namespace foehn::chemistry
 
 int main(int argc, char** argv) {
-  // MPI first, as Foehn's programs do, so that the GPU-related PETSc options can be preset.
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
-  foehn::petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
-  if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
-  (void)PetscOptionsSetValue(nullptr, "-options_left", "0");
-  int status = 0;
-  try {
-    status = foehn::chemistry::run(argc, argv);
-  } catch (const foehn::Error& error) {
-    std::fprintf(stderr, "bench_chemistry_distributed: %s\n", error.what());
-    MPI_Abort(MPI_COMM_WORLD, foehn::exit_code_for(error));
-  }
-  PetscFinalize();
-  MPI_Finalize();
-  return status;
+  return foehn::bench::run_mpi_benchmark(argc, argv, "bench_chemistry_distributed",
+                                         foehn::chemistry::run);
 }

@@ -19,12 +19,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
 
 #include "bench_device.hpp"
+#include "bench_mpi.hpp"
+#include "bench_physics.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/particles/sorting.hpp"
@@ -88,15 +89,6 @@ Options parse(int argc, char** argv) {
     fail(ErrorCategory::invalid_input,
          "need -parcels >= 1, -sort_interval >= 1, -calls >= 1, -check_parcels >= 0");
   return o;
-}
-
-TransportSettings full_physics() {
-  TransportSettings s;
-  s.physics.diffusion = true;
-  s.physics.subgrid_wind = true;
-  s.physics.decay_time_troposphere = 259200.0;
-  s.physics.decay_time_stratosphere = 259200.0;
-  return s;
 }
 
 // The ids [begin, end) of `rank`'s share of `count` parcels (shares differ by at most one).
@@ -230,14 +222,6 @@ BenchCase make_case(const std::string& name, std::int64_t n, const std::string& 
   return c;
 }
 
-int distinct_devices(MPI_Comm comm, int device) {
-  int size = 0;
-  FOEHN_MPI_CHECK(MPI_Comm_size(comm, &size));
-  std::vector<int> all(static_cast<std::size_t>(size));
-  FOEHN_MPI_CHECK(MPI_Allgather(&device, 1, MPI_INT, all.data(), 1, MPI_INT, comm));
-  return static_cast<int>(std::set<int>(all.begin(), all.end()).size());
-}
-
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   MPI_Comm world = PETSC_COMM_WORLD;
@@ -247,7 +231,7 @@ int run(int argc, char** argv) {
   const int device = petsc::select_device_for_rank(world);
   for (const std::string& line : petsc::device_placement_report(world, device))
     std::printf("%s\n", line.c_str());
-  const int gpus = distinct_devices(world, device);
+  const int gpus = bench::distinct_devices(world, device);
   Stream stream;
   bench::BenchReport report = bench::make_report("particles", device_info(device).name, argc, argv);
   report.copy_bandwidth_gbs = bench::measure_device_copy_bandwidth(stream);
@@ -313,7 +297,8 @@ int run(int argc, char** argv) {
       " steps) between barriers / " + std::to_string(o.sort_interval) + ", median of " +
       std::to_string(o.calls) +
       " calls after a warm-up call; baseline 1_gpu: rank 0 alone with every parcel, same run.");
-  report.notes.push_back("Check: the split run of " + std::to_string(o.check_parcels) +
+  report.notes.push_back("Check: the split run of " +
+                         std::to_string(static_cast<long long>(o.check_parcels)) +
                          " parcels (full physics) bitwise the one-GPU run; max relative "
                          "difference to the CPU in max_rel_error_vs_reference.");
   if (!passed) {
@@ -331,19 +316,6 @@ int run(int argc, char** argv) {
 }  // namespace foehn::particles
 
 int main(int argc, char** argv) {
-  // MPI first, as Foehn's programs do, so that the GPU-related PETSc options can be preset.
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
-  foehn::petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
-  if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
-  (void)PetscOptionsSetValue(nullptr, "-options_left", "0");
-  int status = 0;
-  try {
-    status = foehn::particles::run(argc, argv);
-  } catch (const foehn::Error& error) {
-    std::fprintf(stderr, "bench_particles_distributed: %s\n", error.what());
-    MPI_Abort(MPI_COMM_WORLD, foehn::exit_code_for(error));
-  }
-  PetscFinalize();
-  MPI_Finalize();
-  return status;
+  return foehn::bench::run_mpi_benchmark(argc, argv, "bench_particles_distributed",
+                                         foehn::particles::run);
 }

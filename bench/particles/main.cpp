@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "bench_device.hpp"
+#include "bench_physics.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/particles/sorting.hpp"
@@ -49,7 +50,8 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
-      if (i + 1 >= argc) fail(ErrorCategory::invalid_input, "bench_particles: ", a, " needs a value");
+      if (i + 1 >= argc)
+        fail(ErrorCategory::invalid_input, "bench_particles: ", a, " needs a value");
       return argv[++i];
     };
     if (a == "-grid") {
@@ -80,15 +82,6 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-TransportSettings full_physics() {
-  TransportSettings s;
-  s.physics.diffusion = true;
-  s.physics.subgrid_wind = true;
-  s.physics.decay_time_troposphere = 259200.0;
-  s.physics.decay_time_stratosphere = 259200.0;
-  return s;
-}
-
 // Per-step byte model of the midpoint step (documented in docs/particles.md): the parcel
 // arrays read and written once per call of `steps` steps, plus per step 2 stages x 8 AoS
 // column pairs (4 columns x 2 times, k0 and k1 triples: 48 B), capped by the grid's size
@@ -100,8 +93,8 @@ double step_model_bytes(std::size_t n, int steps, double grid_bytes, bool physic
 }
 
 struct Timed {
-  double step_ms = 0.0;       // median per step of the transport calls
-  double sort_ms = 0.0;       // median per sort (0 when not sorting)
+  double step_ms = 0.0;  // median per step of the transport calls
+  double sort_ms = 0.0;  // median per sort (0 when not sorting)
 };
 
 // One warm-up call, then `calls` timed calls of `interval` steps; sorts before each call when
@@ -151,15 +144,17 @@ int run(int argc, char** argv) {
   std::printf("device %s, device-to-device copy %.1f GB/s\n", info.name.c_str(),
               *report.copy_bandwidth_gbs);
 
-  const MetGridGeometry geometry = make_global_geometry(
-      o.nlon, o.nlat, log_pressure_levels(o.nlev, 0.0, 80000.0), 0.0, 3600.0);
+  const MetGridGeometry geometry =
+      make_global_geometry(o.nlon, o.nlat, log_pressure_levels(o.nlev, 0.0, 80000.0), 0.0, 3600.0);
   const auto grid_start = std::chrono::steady_clock::now();
   const DeviceMetGrid grid = make_turbulent_device_grid(geometry, TurbulentWind{}, stream);
   const double grid_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - grid_start).count();
   const double grid_bytes = static_cast<double>(grid.interleaved_wind().bytes());
-  std::printf("met grid %d x %d x %d, two times, %.2f GB interleaved, sampled on the device in "
-              "%.2f s\n", o.nlon, o.nlat, o.nlev, grid_bytes / 1e9, grid_seconds);
+  std::printf(
+      "met grid %d x %d x %d, two times, %.2f GB interleaved, sampled on the device in "
+      "%.2f s\n",
+      o.nlon, o.nlat, o.nlev, grid_bytes / 1e9, grid_seconds);
   const TransportSettings advection_only;
   const TransportSettings physics = full_physics();
   std::int64_t step_index = 0;
@@ -195,11 +190,12 @@ int run(int argc, char** argv) {
     s.model_bytes = static_cast<double>(n) * (2.0 * (5 * 8 + 1 + 8) + 4.0 * 2);
     bench::derive_bandwidths(s, report.copy_bandwidth_gbs);
     for (BenchCase* c : {&a, &b, &f, &fs, &s}) report.cases.push_back(*c);
-    std::printf("%10zu parcels: advection unsorted %8.3f ms/step, sorted %8.3f ms/step (%.2e "
-                "parcel-steps/s, %.2fx), full physics %8.3f ms/step, + sort/%d %8.3f, sort+permute "
-                "%8.3f ms\n",
-                n, unsorted.step_ms, sorted.step_ms, b.throughput, *b.speedup_vs_baseline,
-                full.step_ms, o.sort_interval, full_step_with_sort, sorted.sort_ms);
+    std::printf(
+        "%10zu parcels: advection unsorted %8.3f ms/step, sorted %8.3f ms/step (%.2e "
+        "parcel-steps/s, %.2fx), full physics %8.3f ms/step, + sort/%d %8.3f, sort+permute "
+        "%8.3f ms\n",
+        n, unsorted.step_ms, sorted.step_ms, b.throughput, *b.speedup_vs_baseline, full.step_ms,
+        o.sort_interval, full_step_with_sort, sorted.sort_ms);
     std::fflush(stdout);
   }
 
@@ -220,8 +216,9 @@ int run(int argc, char** argv) {
         const auto start = std::chrono::steady_clock::now();
         transport(parcels, host_grid, TransportClock{0.0, o.dt, o.sort_interval, cpu_step},
                   settings);
-        const double ms = std::chrono::duration<double, std::milli>(
-                              std::chrono::steady_clock::now() - start).count();
+        const double ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         cpu_step += o.sort_interval;
         if (call > 0) samples.push_back(ms / o.sort_interval);
         sort_by_met_box(parcels, host_grid);
@@ -230,29 +227,37 @@ int run(int argc, char** argv) {
     };
     const double cpu_advection = time_cpu(advection_only);
     const double cpu_full = time_cpu(physics);
-    BenchCase ca = make_case("advection", o.cpu_parcels, "cpu_openmp_all_cores", cpu_advection, o.calls);
-    BenchCase cf = make_case("full_physics", o.cpu_parcels, "cpu_openmp_all_cores", cpu_full, o.calls);
+    BenchCase ca =
+        make_case("advection", o.cpu_parcels, "cpu_openmp_all_cores", cpu_advection, o.calls);
+    BenchCase cf =
+        make_case("full_physics", o.cpu_parcels, "cpu_openmp_all_cores", cpu_full, o.calls);
     for (const BenchCase& gpu : std::vector<BenchCase>(report.cases)) {
-      if (gpu.size != static_cast<std::int64_t>(o.cpu_parcels) || gpu.variant != "gpu_sorted") continue;
+      if (gpu.size != static_cast<std::int64_t>(o.cpu_parcels) || gpu.variant != "gpu_sorted")
+        continue;
       if (gpu.name == "advection") {
-        report.notes.push_back("GPU vs all host cores at " + std::to_string(o.cpu_parcels) +
-                               " parcels, advection: " + std::to_string(cpu_advection / gpu.time_ms) + "x");
+        report.notes.push_back(
+            "GPU vs all host cores at " + std::to_string(o.cpu_parcels) +
+            " parcels, advection: " + std::to_string(cpu_advection / gpu.time_ms) + "x");
       } else if (gpu.name == "full_physics") {
         report.notes.push_back("GPU vs all host cores at " + std::to_string(o.cpu_parcels) +
-                               " parcels, full physics: " + std::to_string(cpu_full / gpu.time_ms) + "x");
+                               " parcels, full physics: " + std::to_string(cpu_full / gpu.time_ms) +
+                               "x");
       }
     }
     report.cases.push_back(ca);
     report.cases.push_back(cf);
-    std::printf("CPU (OpenMP, all cores) %zu parcels: advection %.3f ms/step, full physics %.3f "
-                "ms/step\n", o.cpu_parcels, cpu_advection, cpu_full);
+    std::printf(
+        "CPU (OpenMP, all cores) %zu parcels: advection %.3f ms/step, full physics %.3f "
+        "ms/step\n",
+        o.cpu_parcels, cpu_advection, cpu_full);
   }
 
   // MPTRAC v2.6 on one A100 (Hoffmann et al.), ERA5, 10^8 parcels: advection ~58 ms/step
   // (both optimisations), full physics step ~180 ms, ~60 ms per sort + permutation (derived
   // from 1.5 s for 24 hourly sorts).
   BenchCase pa = make_case("advection", 100000000, "peer_mptrac_a100_published", 58.0, 0);
-  BenchCase pf = make_case("full_step_incl_sort", 100000000, "peer_mptrac_a100_published", 180.0, 0);
+  BenchCase pf =
+      make_case("full_step_incl_sort", 100000000, "peer_mptrac_a100_published", 180.0, 0);
   BenchCase ps = make_case("sort_permute", 100000000, "peer_mptrac_a100_published", 60.0, 0);
   ps.throughput = 1e8 / 0.060;
   ps.throughput_unit = "parcels/s";
@@ -260,12 +265,15 @@ int run(int argc, char** argv) {
     c->published = true;
     report.cases.push_back(*c);
   }
-  report.notes.push_back("Each GPU call runs " + std::to_string(o.sort_interval) +
-                         " steps per thread with the parcel state in registers (the parcel "
-                         "arrays are read and written once per call); ms/step = call time / steps.");
-  report.notes.push_back("Targets (H100): advection >= 5e9 parcel-steps/s; sort + permute of 1e8 "
-                         "parcels <= 25 ms.");
-  const auto json = bench::default_result_path(o.out_dir, "particles", bench::device_short_name(info.name));
+  report.notes.push_back(
+      "Each GPU call runs " + std::to_string(o.sort_interval) +
+      " steps per thread with the parcel state in registers (the parcel "
+      "arrays are read and written once per call); ms/step = call time / steps.");
+  report.notes.push_back(
+      "Targets (H100): advection >= 5e9 parcel-steps/s; sort + permute of 1e8 "
+      "parcels <= 25 ms.");
+  const auto json =
+      bench::default_result_path(o.out_dir, "particles", bench::device_short_name(info.name));
   bench::write_report(report, json);
   return 0;
 }

@@ -55,10 +55,14 @@ mw() {
   grep -E "^\| Total timestep" "$runs/$name.log" | awk -F'|' '{printf "%s s/step ", $3}'
   echo
   grep -E "GPU memory|warning|rror|refuse" "$runs/$name.log" | head -5
+  # A run that failed or ran out of time: its last lines say where it was.
+  ((status != 0)) && grep -v "dlopen\|pmix\|Perhaps a missing" "$runs/$name.log" | tail -n 6
+  return 0
 }
 
 # Packs what the runs left so far (after every mode: a call cut short still returns them).
 pack() {
+  [[ -n $(ls -A "$runs") ]] || return 0
   tar -C "$runs" -czf "$out/scaling-runs.tar.gz" \
     $(cd "$runs" && find . -name "*.json" -o -name "*.md" -o -name "*.log" -o -name "logview-*.txt") \
     2>/dev/null

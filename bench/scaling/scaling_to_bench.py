@@ -76,6 +76,11 @@ def main():
     parser.add_argument("--command", required=True)
     parser.add_argument("--krylov", default="bench/scaling/krylov_variants.txt",
                         help="the variants file of the krylov runs, to name them")
+    parser.add_argument("--memory", default="bench/scaling/memory_variants.txt",
+                        help="the variants file of the memory runs, to name them")
+    parser.add_argument("--calls", default="",
+                        help="which device call made which runs: 'prefix=call,...' (ratios "
+                             "only pair runs of one call)")
     parser.add_argument("--out", required=True, help="path without extension")
     args = parser.parse_args()
 
@@ -83,10 +88,17 @@ def main():
                    if os.path.isdir(os.path.join(args.runs, d)))
     runs = {n: load_run(args.runs, n) for n in names}
     runs = {n: d for n, d in runs.items() if d is not None}
-    krylov_variants = []
-    if os.path.exists(args.krylov):
-        with open(args.krylov) as f:
-            krylov_variants = [line.rstrip("\n") for line in f if not line.startswith("#")]
+    def variants_of(path):
+        if not os.path.exists(path):
+            return []
+        with open(path) as f:
+            return [line.rstrip("\n") for line in f if not line.startswith("#")]
+
+    krylov_variants = variants_of(args.krylov)
+    memory_variants = variants_of(args.memory)
+    calls = dict(item.split("=", 1) for item in args.calls.split(",") if "=" in item)
+    best_main = min((d["rows"]["total"] for n, d in runs.items() if n.startswith("main-")),
+                    default=None)
 
     cases = []
     for name, data in runs.items():
@@ -119,12 +131,23 @@ def main():
             if one is not None and one["run"]["tets"] == data["run"]["tets"]:
                 case["baseline"] = "1_gpu"
                 case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
+        elif name.startswith("memory-"):
+            index = name.split("-")[-1]
+            text = "defaults"
+            if index.isdigit() and 0 < int(index) <= len(memory_variants):
+                text = memory_variants[int(index) - 1].strip() or "defaults"
+            case = case_of(name, data, "memory: " + text, gpus)
         elif name.startswith("main-"):
             case = case_of(name, data, "main_job_" + name[len("main-"):], data["run"]["ranks"])
             case["name"] = "main_job_timestep"
             case["gpus"] = min(2, data["run"]["ranks"])
+            case["baseline"] = "best_launch"
+            case["speedup_vs_baseline"] = best_main / data["rows"]["total"]
         else:
             continue
+        for prefix, call in calls.items():
+            if name.startswith(prefix):
+                case["device_call"] = call
         cases.append(case)
     if not cases:
         sys.exit(f"no runs with timing.json and run.json under {args.runs}")

@@ -17,11 +17,11 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "bench_device.hpp"
+#include "bench_mpi.hpp"
 #include "bench_results.hpp"
 #include "bench_timing.hpp"
 #include "foehn/petsc/device_binding.hpp"
@@ -81,15 +81,6 @@ double max_over(MPI_Comm comm, double value) {
   double result = 0.0;
   FOEHN_MPI_CHECK(MPI_Allreduce(&value, &result, 1, MPI_DOUBLE, MPI_MAX, comm));
   return result;
-}
-
-// Distinct devices used by the ranks of `comm` (one host).
-int distinct_devices(MPI_Comm comm, int device) {
-  int size = 0;
-  FOEHN_MPI_CHECK(MPI_Comm_size(comm, &size));
-  std::vector<int> all(static_cast<std::size_t>(size));
-  FOEHN_MPI_CHECK(MPI_Allgather(&device, 1, MPI_INT, all.data(), 1, MPI_INT, comm));
-  return static_cast<int>(std::set<int>(all.begin(), all.end()).size());
 }
 
 struct Measured {
@@ -220,7 +211,7 @@ int run(int argc, char** argv) {
     MPI_Comm sub = MPI_COMM_NULL;
     FOEHN_MPI_CHECK(MPI_Comm_split(world, rank < ranks ? 0 : MPI_UNDEFINED, rank, &sub));
     if (sub != MPI_COMM_NULL) {
-      const int gpus = gpu ? distinct_devices(sub, device) : 0;
+      const int gpus = gpu ? bench::distinct_devices(sub, device) : 0;
       const Measured m = run_ranks(sub, grid, o, initial, expected);
       if (ranks == 1) one_rank_ms = m.time_ms;
       if (rank == 0) {
@@ -285,21 +276,6 @@ int run(int argc, char** argv) {
 }  // namespace foehn::stencils
 
 int main(int argc, char** argv) {
-  // MPI first, as Foehn's programs do, so that the GPU-related PETSc options can be preset.
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) return 1;
-  foehn::petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
-  if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) return 1;
-  // The benchmark reads its own options from argv; PETSc need not list them as unused.
-  (void)PetscOptionsSetValue(nullptr, "-options_left", "0");
-  int status = 0;
-  try {
-    status = foehn::stencils::run(argc, argv);
-  } catch (const foehn::Error& error) {
-    std::fprintf(stderr, "bench_stencils_distributed: %s\n", error.what());
-    // The other ranks may be waiting in a collective call.
-    MPI_Abort(MPI_COMM_WORLD, foehn::exit_code_for(error));
-  }
-  PetscFinalize();
-  MPI_Finalize();
-  return status;
+  return foehn::bench::run_mpi_benchmark(argc, argv, "bench_stencils_distributed",
+                                         foehn::stencils::run);
 }
