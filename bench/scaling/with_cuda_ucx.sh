@@ -3,8 +3,11 @@
 # so that Open MPI's UCX transport can move GPU buffers itself (cuda_ipc over NVLink within a
 # host, cuda_copy otherwise): what PETSc's -use_gpu_aware_mpi 1 needs from MPI.
 #   mpirun -n 2 bench/scaling/with_cuda_ucx.sh foehn-mountainwave ... -use_gpu_aware_mpi 1
-# FOEHN_UCX_DIR: the folder of libucp.so.0 & co (default: .ucx beside the repository root, as
-# carried to a GPU host, else the pip-installed wheel under .deps).
+# FOEHN_UCX_DIR: the folder of libucp.so.0 & co (default: .ucx in the repository root, carried
+# to the GPU host). Made from the wheel: pip download --no-deps libucx-cu13, unzip it, copy
+# libucx/lib/lib{ucm,ucp,ucs,uct,ucs_signal}.so.0 into .ucx and libucx/lib/ucx/lib{ucm_cuda,
+# uct_cma,uct_cuda}.so.0 into .ucx/ucx. Measured: Open MPI 4.1 still fails PETSc's GPU-aware
+# check with it (docs/scaling.md), so nothing installs it.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dir=${FOEHN_UCX_DIR:-$root/.ucx}

@@ -222,6 +222,43 @@ TEST(LinearSolverGamg, AnExplicitThresholdOptionWins) {
   EXPECT_DOUBLE_EQ(gamg_threshold_after_a_solve(solver), 0.05);
 }
 
+// The product type of GAMG's first coarse operator after a solve on `prefix`: PtAP while PETSc
+// keeps the product's intermediate data, unspecified once it was freed.
+MatProductType coarse_operator_product(const char* prefix) {
+  OwnedMat a = laplacian_7pt(20);
+  auto system = system_for(a);
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
+  settings.preconditioner = PCGAMG;  // Debian's PETSc would pick BoomerAMG
+  LinearSolver solver(PETSC_COMM_SELF, prefix, settings);
+  solver.set_operator(a);
+  EXPECT_TRUE(solver.solve(system.rhs, system.x).converged);
+  PC pc = nullptr;
+  PetscInt levels = 0;
+  EXPECT_EQ(KSPGetPC(solver.ksp(), &pc), 0);
+  EXPECT_EQ(PCMGGetLevels(pc, &levels), 0);
+  EXPECT_GE(levels, 2) << "GAMG made no coarse level";
+  KSP coarser = nullptr;
+  Mat coarse = nullptr;
+  EXPECT_EQ(PCMGGetSmoother(pc, levels - 2, &coarser), 0);
+  EXPECT_EQ(KSPGetOperators(coarser, &coarse, nullptr), 0);
+  MatProductType type = MATPRODUCT_UNSPECIFIED;
+  EXPECT_EQ(MatProductGetType(coarse, &type), 0);
+  return type;
+}
+
+TEST(LinearSolverGamg, GalerkinProductsFreeTheirBuffersOnlyWhileGamgIsBuilt) {
+  EXPECT_EQ(coarse_operator_product("clear_"), MATPRODUCT_UNSPECIFIED);
+  // Scoped to the set-up: nothing is left in the options database for other products.
+  PetscBool left = PETSC_TRUE;
+  ASSERT_EQ(PetscOptionsHasName(nullptr, nullptr, "-mat_product_clear", &left), 0);
+  EXPECT_FALSE(left);
+}
+
+TEST(LinearSolverGamg, AUsersMatProductClearDecides) {
+  const ScopedOption keep("-mat_product_clear", "0");
+  EXPECT_EQ(coarse_operator_product("keep_"), MATPRODUCT_PtAP);
+}
+
 TEST(LinearSolverGamg, ANanThresholdIsRejected) {
   SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
   settings.gamg_threshold = std::nan("");
