@@ -1,27 +1,30 @@
 #!/usr/bin/env bash
-# Device calls of the scale-out work (issue 32): the mountain-wave core, the main job's launch
-# and the GPU tests on one and two GPUs of one host, one rank per GPU. Run from the repository
+# Device calls of the scale-out work (issues 32 and 39): the mountain-wave core, the main job's
+# launch and the GPU tests on 1, 2, ... GPUs of one host (GPUS, "1 2" unless set; "1 2 4" on a
+# four-GPU host), one rank per GPU. Run from the repository
 # root on the GPU host, with the executables packed by
 #   ../shared/tools/gpu-bundle -o .gpu build/bin/{foehn-mountainwave,device_handoff_mpi_test,...}
 # usage: bench/scaling/run_on_device.sh <mode>...   (modes run in the order given)
 #   tests     topology; the CUDA hand-off tests (two GPUs in one process); every multi-rank GPU
-#             test on 1 and 2 ranks, one GPU each (a hang ends after 240 s and is reported)
+#             test on each of GPUS ranks, one GPU each (a hang ends after 240 s and is reported)
 #   krylov    Krylov variants of the multi-rank solves, 2 ranks on 2 GPUs at KRYLOV_TETS (5 M),
 #             the 1-GPU run beside them (KRYLOV_VARIANTS: a file, one variant a line)
-#   strong    strong scaling: STRONG_TETS ("554394 5000000 20000000") on 1 and 2 GPUs
-#   weak      weak scaling: WEAK_TETS per GPU ("5000000 20000000") on 1 and 2 GPUs
+#   strong    strong scaling: STRONG_TETS ("554394 5000000 20000000") on each of GPUS
+#   weak      weak scaling: WEAK_TETS per GPU ("5000000 20000000") on each of GPUS
 #   large     the largest case on one GPU: LARGE_TETS ("40000000")
 #   main      the main job's default case with the default launcher's rank count and with
-#             each other launch (1 rank + 1 GPU, 2 ranks + 2 GPUs, 4 ranks on 2 GPUs)
+#             each other launch (one rank per GPU for each of GPUS, and two ranks per GPU)
 #   ucx       2 ranks on 2 GPUs at KRYLOV_TETS with PyPI's CUDA UCX under Open MPI and
 #             -use_gpu_aware_mpi 1 (bench/scaling/with_cuda_ucx.sh; .ucx carried), beside the
 #             host-staged default; ucx_info's transports
 #   memory    GPU memory per tet at MEMORY_TETS (5 M) on one GPU, with options that may cut it
 #             (MEMORY_VARIANTS: a file, one variant a line)
-#   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs 2
-#   chemistry bench_chemistry_distributed: CELLS (1e6) cells, 1 GPU vs 2
-#   stencil   bench_stencils_distributed: STENCIL_N (8192) squared x 64, 1 GPU vs 2
-#   logview   -log_view of STRONG_TETS' second size on 1 and 2 GPUs (where the time goes)
+#   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs each other of GPUS
+#   chemistry bench_chemistry_distributed: CELLS (1e6) cells, 1 GPU vs each other of GPUS
+#   stencil   bench_stencils_distributed: STENCIL_N (8192) squared x 64, 1 GPU vs each of GPUS
+#   logview   -log_view of STRONG_TETS' second size on each of GPUS (where the time goes)
+#   clear     2 GPUs at CLEAR_TETS (5 M) with -mat_product_clear 1 (GAMG's product buffers freed
+#             on several ranks: what failed at 20 M), beside the default
 # Each run leaves $RUNS/<name>/{timing.json,run.json} and $RUNS/<name>.log; `pack` (always last)
 # puts the logs and JSON into $OUT/scaling-runs.tar.gz for bench/scaling/scaling_to_bench.py.
 set -uo pipefail
@@ -36,6 +39,8 @@ mpi="mpirun --oversubscribe --bind-to none"
 quiet() { grep --line-buffered -v "pmix\|dlopen error\|Perhaps a missing"; }
 steps=${STEPS:-6}
 warmup=${WARMUP:-2}
+gpus=${GPUS:-1 2}
+most_gpus=${gpus##* }
 
 # mw <name> <ranks> <tets> [extra options...]: one timed run, solves on the GPUs.
 mw() {
@@ -75,7 +80,7 @@ for mode in "$@"; do
       nvidia-smi -L >>"$out/topology.txt"
       {
         $run foehn_cuda_petsc_handoff 2>&1 | quiet | tail -n 4
-        for n in 1 2; do
+        for n in $gpus; do
           for test in device_handoff_mpi_test distributed_diffusion_test mountain_wave_gpu_test \
             node_exchange_test; do
             echo "== $test on $n rank(s)"
@@ -102,14 +107,16 @@ for mode in "$@"; do
       ;;
     strong)
       for tets in ${STRONG_TETS:-554394 5000000 20000000}; do
-        mw "strong-$tets-1gpu" 1 "$tets"
-        mw "strong-$tets-2gpu" 2 "$tets"
+        for n in $gpus; do mw "strong-$tets-${n}gpu" "$n" "$tets"; done
       done
       ;;
     weak)
       for tets in ${WEAK_TETS:-5000000 20000000}; do
-        mw "weak-$tets-1gpu" 1 "$tets"
-        mw "weak-$tets-2gpu" 2 $((2 * tets))
+        for n in $gpus; do
+          # One GPU at this size is the strong-scaling baseline when that ran in this call.
+          if ((n == 1)) && [[ -f $runs/strong-$tets-1gpu/timing.json ]]; then continue; fi
+          mw "weak-$tets-${n}gpu" "$n" $((n * tets))
+        done
       done
       ;;
     large)
@@ -120,7 +127,10 @@ for mode in "$@"; do
     main)
       # The README's launcher on this host, as run-main.sh would start it (-end_time short).
       ranks=$(FOEHN_CUDA_BACKEND=1 bash scripts/ranks-for-host.sh build 276480)
-      for launch in "default:$ranks" "1rank:1" "2ranks:2" "4ranks:4"; do
+      launches="default:$ranks"
+      for n in $gpus; do launches+=" ${n}ranks:$n"; done
+      launches+=" $((2 * most_gpus))ranks:$((2 * most_gpus))"
+      for launch in $launches; do
         name=${launch%%:*} n=${launch##*:}
         timeout 300 $run $mpi -n "$n" foehn-mountainwave -output_dir "$runs/main-$name" \
           -end_time 400 -timing_warmup 2 -vtk 0 -sections 0 -timing_label "main-$name" \
@@ -151,23 +161,32 @@ for mode in "$@"; do
         echo "   memory variant $i: ${variant:-defaults}"
       done <"${MEMORY_VARIANTS:-bench/scaling/memory_variants.txt}"
       ;;
-    particles)
-      timeout 540 $run $mpi -n 2 bench_particles_distributed -parcels "${PARCELS:-2e8}" \
-        -out_dir "$runs" 2>&1 | quiet | tee "$runs/particles-distributed.log" | tail -n 6
+    particles | chemistry | stencil)
+      # Each run times rank 0's GPU alone (the baseline) and then all of its ranks.
+      for n in $gpus; do
+        ((n > 1)) || continue
+        mkdir -p "$runs/$mode-${n}gpu"
+        case $mode in
+          particles) args=(bench_particles_distributed -parcels "${PARCELS:-2e8}") ;;
+          chemistry) args=(bench_chemistry_distributed -cells "${CELLS:-1e6}") ;;
+          stencil) args=(bench_stencils_distributed -n "${STENCIL_N:-8192}" -nz 64) ;;
+        esac
+        echo "== $mode on $n GPUs"
+        timeout "${RUN_LIMIT:-300}" $run $mpi -n "$n" "${args[@]}" -out_dir "$runs/$mode-${n}gpu" 2>&1 |
+          quiet | tee "$runs/$mode-${n}gpu.log" | tail -n 6
+      done
       ;;
-    chemistry)
-      timeout 540 $run $mpi -n 2 bench_chemistry_distributed -cells "${CELLS:-1e6}" \
-        -out_dir "$runs" 2>&1 | quiet | tee "$runs/chemistry-distributed.log" | tail -n 5
-      ;;
-    stencil)
-      timeout 540 $run $mpi -n 2 bench_stencils_distributed -n "${STENCIL_N:-8192}" -nz 64 \
-        -out_dir "$runs" 2>&1 | quiet | tee "$runs/stencils-distributed.log" | tail -n 4
+    clear)
+      tets=${CLEAR_TETS:-5000000}
+      mw "clear-$tets-2gpu-default" 2 "$tets"
+      mw "clear-$tets-2gpu-product-clear" 2 "$tets" -mat_product_clear 1
       ;;
     logview)
       set -- ${STRONG_TETS:-554394 5000000}
       tets=${2:-$1}
-      mw "logview-$tets-1gpu" 1 "$tets" -log_view ":$runs/logview-$tets-1gpu.txt"
-      mw "logview-$tets-2gpu" 2 "$tets" -log_view ":$runs/logview-$tets-2gpu.txt"
+      for n in $gpus; do
+        mw "logview-$tets-${n}gpu" "$n" "$tets" -log_view ":$runs/logview-$tets-${n}gpu.txt"
+      done
       ;;
     *) echo "run_on_device.sh: unknown mode '$mode'" >&2 ;;
   esac

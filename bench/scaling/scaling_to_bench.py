@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--calls", default="",
                         help="which device call made which runs: 'prefix=call,...' (ratios "
                              "only pair runs of one call)")
+    parser.add_argument("--host-gpus", type=int, default=2,
+                        help="GPUs of the host (the main job's launches put one rank on each)")
     parser.add_argument("--out", required=True, help="path without extension")
     args = parser.parse_args()
 
@@ -107,6 +109,8 @@ def main():
             kind, tets = name.split("-")[0], name.split("-")[1]
             case = case_of(name, data, f"{kind}_{gpus}gpu", gpus)
             one = runs.get(f"{kind}-{tets}-1gpu")
+            if one is None and kind == "weak":  # the same case, run once as strong scaling's
+                one = runs.get(f"strong-{tets}-1gpu")
             if gpus > 1 and one is not None:
                 ratio = one["rows"]["total"] / data["rows"]["total"]
                 case["baseline"] = "1_gpu"
@@ -131,6 +135,8 @@ def main():
             if one is not None and one["run"]["tets"] == data["run"]["tets"]:
                 case["baseline"] = "1_gpu"
                 case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
+        elif name.startswith("clear-"):
+            case = case_of(name, data, name.split("-", 2)[2], gpus)
         elif name.startswith("memory-"):
             index = name.split("-")[-1]
             text = "defaults"
@@ -140,7 +146,7 @@ def main():
         elif name.startswith("main-"):
             case = case_of(name, data, "main_job_" + name[len("main-"):], data["run"]["ranks"])
             case["name"] = "main_job_timestep"
-            case["gpus"] = min(2, data["run"]["ranks"])
+            case["gpus"] = min(args.host_gpus, data["run"]["ranks"])
             case["baseline"] = "best_launch"
             case["speedup_vs_baseline"] = best_main / data["rows"]["total"]
         else:

@@ -33,12 +33,26 @@ int communicator_size(MPI_Comm comm) {
 PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
                          std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
                          int block_cols, const MatrixHandoffOptions& options)
+    : PetscMatrix(nullptr, numbering, std::move(local_pattern), block_rows, block_cols, options) {}
+
+PetscMatrix::PetscMatrix(const PetscMatrix& same_layout, const NodeNumbering& numbering,
+                         std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
+                         int block_cols, const MatrixHandoffOptions& options)
+    : PetscMatrix(&same_layout, numbering, std::move(local_pattern), block_rows, block_cols,
+                  options) {}
+
+PetscMatrix::PetscMatrix(const PetscMatrix* same_layout, const NodeNumbering& numbering,
+                         std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
+                         int block_cols, const MatrixHandoffOptions& options)
     : block_rows_(block_rows),
       block_cols_(block_cols),
       register_threshold_bytes_(options.register_threshold_bytes),
       device_matrix_(options.device_matrix) {
   check_layout(numbering, local_pattern.get());
   const fe::CsrPattern& pattern = *local_pattern;
+  pattern_identity_ = local_pattern.get();
+  layout_local_nodes_ = numbering.local_nodes;
+  layout_global_nodes_ = numbering.global_nodes;
 
   const int ranks = communicator_size(numbering.comm);
   path_ = options.path;
@@ -72,6 +86,9 @@ PetscMatrix::PetscMatrix(const NodeNumbering& numbering,
          "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
          "a device matrix is AIJ with block size ",
          block_rows, " (format aij)");
+
+  // Every rank decides alike: the layouts are equal on all ranks or on none (same calls).
+  if (same_layout != nullptr && duplicate_layout(*same_layout, numbering)) return;
 
   FOEHN_PETSC_CHECK(MatCreate(numbering.comm, &mat_));
   try {
@@ -229,6 +246,28 @@ void PetscMatrix::create_coo(const NodeNumbering& numbering, const fe::CsrPatter
   set_coo_pattern(numbering, pattern);
 }
 
+bool PetscMatrix::duplicate_layout(const PetscMatrix& other, const NodeNumbering& numbering) {
+  // Only AIJ: PETSc keeps the COO maps of its AIJ types in containers that MatDuplicate passes
+  // on (host and device); its BAIJ COO assembly is a generic fallback without them.
+  const bool same = other.mat_ != nullptr && other.path_ == HandoffPath::coo &&
+                    path_ == HandoffPath::coo && other.format_ == MatrixFormat::aij &&
+                    format_ == MatrixFormat::aij && other.device_matrix_ == device_matrix_ &&
+                    other.block_rows_ == block_rows_ && other.block_cols_ == block_cols_ &&
+                    other.pattern_identity_ == pattern_identity_ &&
+                    other.layout_local_nodes_ == numbering.local_nodes &&
+                    other.layout_global_nodes_ == numbering.global_nodes;
+  if (!same) return false;
+  FOEHN_PETSC_CHECK(MatDuplicate(other.mat_, MAT_DO_NOT_COPY_VALUES, &mat_));
+  try {
+    FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+  } catch (...) {
+    MatDestroy(&mat_);
+    throw;
+  }
+  shares_layout_ = true;
+  return true;
+}
+
 void PetscMatrix::set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern) {
   detail::CooIndices coo = detail::coo_indices(numbering, pattern, block_rows_, block_cols_);
   FOEHN_PETSC_CHECK(MatSetPreallocationCOO(mat_, static_cast<PetscCount>(coo.rows.size()),
@@ -275,6 +314,10 @@ PetscMatrix& PetscMatrix::operator=(PetscMatrix&& other) noexcept {
   value_count_ = other.value_count_;
   register_threshold_bytes_ = other.register_threshold_bytes_;
   device_matrix_ = other.device_matrix_;
+  pattern_identity_ = other.pattern_identity_;
+  layout_local_nodes_ = other.layout_local_nodes_;
+  layout_global_nodes_ = other.layout_global_nodes_;
+  shares_layout_ = other.shares_layout_;
   petsc_position_of_value_ = std::move(other.petsc_position_of_value_);
   device_position_of_value_ = std::move(other.device_position_of_value_);
   device_permuted_ = std::move(other.device_permuted_);

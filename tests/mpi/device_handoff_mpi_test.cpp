@@ -2,10 +2,12 @@
 // otherwise): every rank hands the values of its own elements over from device memory
 // (MATMPIAIJCUSPARSE through MatSetValuesCOO on the device, VECMPICUDA through the device
 // exchange), and PETSc holds exactly what the host hand-off of the same values gives; the device
-// exchange moves owned and ghost values as the host one does.
+// exchange moves owned and ghost values as the host one does; a matrix sharing another's COO
+// maps holds what its own would.
 #include <gtest/gtest.h>
 #include <petscmat.h>
 
+#include <optional>
 #include <random>
 
 #include "foehn/fe/cpu_assembler.hpp"
@@ -129,6 +131,58 @@ TEST(DeviceHandoffMpi, DeviceExchangeMovesTheHostExchangesValues) {
   for (std::size_t i = 0; i < local; ++i)
     worst = std::max(worst, std::abs(from_device[i] - host_local[i]));
   EXPECT_LE(worst, 1e-14) << mesh.size << " ranks";
+}
+
+// A matrix built on another's layout (MatDuplicate, PETSc's COO maps shared) holds exactly what a
+// matrix built on its own holds, and writing it leaves the first one's values alone; host AIJ
+// always, MATMPIAIJCUSPARSE where the GPU hand-off exists. Where the layouts differ (block
+// shape, format) the matrix is built on its own.
+TEST(DeviceHandoffMpi, AMatrixOnAnothersLayoutHoldsWhatItsOwnWouldHold) {
+  const DistributedMesh mesh = small_distributed_mesh();
+  const NodeNumbering numbering = distributed_numbering(mesh);
+  fe::CpuAssembler cpu(mesh.local);
+  std::vector<bool> placements = {false};
+  if (!skip_without_device_solves()) placements.push_back(true);
+  std::optional<Stream> stream;  // only where there is a GPU
+  for (const bool on_device : placements) {
+    SCOPED_TRACE(on_device ? "device matrices" : "host matrices");
+    MatrixHandoffOptions options;
+    options.format = MatrixFormat::aij;
+    options.path = HandoffPath::coo;
+    options.device_matrix = on_device;
+    const auto first_values = random_values(cpu.pattern()->nnz(), 21);
+    const auto second_values = random_values(cpu.pattern()->nnz(), 22);
+    const auto set = [&](PetscMatrix& matrix, const std::vector<double>& values) {
+      if (!on_device) return matrix.set_values(values);
+      if (!stream) stream.emplace();
+      matrix.set_device_values(to_device(values, *stream).data(), *stream);
+      stream->synchronize();
+    };
+    PetscMatrix first(numbering, cpu.pattern(), 1, 1, options);
+    set(first, first_values);
+    PetscMatrix shared(first, numbering, cpu.pattern(), 1, 1, options);
+    EXPECT_TRUE(shared.shares_layout());
+    set(shared, second_values);
+    PetscMatrix own(numbering, cpu.pattern(), 1, 1, options), first_again(numbering, cpu.pattern(),
+                                                                            1, 1, options);
+    EXPECT_FALSE(own.shares_layout());
+    set(own, second_values);
+    set(first_again, first_values);
+    for (const auto& [matrix, reference] : {std::pair{&shared, &own}, {&first, &first_again}}) {
+      PetscBool equal = PETSC_FALSE;
+      ASSERT_EQ(MatEqual(matrix->mat(), reference->mat(), &equal), 0);
+      EXPECT_TRUE(equal) << mesh.size << " ranks";  // the same sums in the same order: bitwise
+    }
+    // Another block shape or another format: built on its own.
+    PetscMatrix blocks(first, numbering, cpu.pattern(), 3, 3, options);
+    EXPECT_FALSE(blocks.shares_layout());
+    EXPECT_TRUE(PetscMatrix(blocks, numbering, cpu.pattern(), 3, 3, options).shares_layout());
+    if (!on_device) {
+      MatrixHandoffOptions baij = options;
+      baij.format = MatrixFormat::baij;
+      EXPECT_FALSE(PetscMatrix(blocks, numbering, cpu.pattern(), 3, 3, baij).shares_layout());
+    }
+  }
 }
 
 // The run log's warning appears exactly when a host has more ranks than GPUs (on rank 0).

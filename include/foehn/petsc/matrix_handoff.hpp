@@ -81,6 +81,17 @@ class PetscMatrix {
   // operator's block shape. Collective on numbering.comm.
   PetscMatrix(const NodeNumbering& numbering, std::shared_ptr<const fe::CsrPattern> local_pattern,
               int block_rows, int block_cols, const MatrixHandoffOptions& options = {});
+  // The same, for a further operator on the same numbering, pattern (the same object) and block
+  // shape as `same_layout`: where both take the coo path with the same format and placement,
+  // the new Mat is a MatDuplicate of its Mat and shares PETSc's COO maps instead of building
+  // its own. That sort is most of a multi-rank set-up (MatSetPreallocationCOO) and the maps
+  // live on the GPU for a device matrix. Otherwise (one rank, another format or placement) it
+  // is built as by the constructor above. Collective on numbering.comm.
+  PetscMatrix(const PetscMatrix& same_layout, const NodeNumbering& numbering,
+              std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows, int block_cols,
+              const MatrixHandoffOptions& options = {});
+  // True when this matrix shares its COO maps with the one it was given as `same_layout`.
+  bool shares_layout() const noexcept { return shares_layout_; }
   // Adopts a Mat the caller created (MatCreate, MatSetSizes, MatSetType or MatSetFromOptions,
   // any options prefix): its sizes must be the numbering's (owned nodes x block rows locally,
   // global nodes x block rows globally; invalid_input naming both otherwise) and its type AIJ or
@@ -153,7 +164,12 @@ class PetscMatrix {
 
  private:
   void create_seq_array(const fe::CsrPattern& pattern);
+  PetscMatrix(const PetscMatrix* same_layout, const NodeNumbering& numbering,
+              std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows, int block_cols,
+              const MatrixHandoffOptions& options);
   void create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
+  // MatDuplicate of `other`'s Mat when its layout is this one's (see the constructor).
+  bool duplicate_layout(const PetscMatrix& other, const NodeNumbering& numbering);
   void set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
   // Checks shared by both constructors; sets value_count_.
   void check_layout(const NodeNumbering& numbering, const fe::CsrPattern* pattern);
@@ -174,6 +190,10 @@ class PetscMatrix {
   std::size_t value_count_ = 0;
   std::size_t register_threshold_bytes_ = 0;
   bool device_matrix_ = false;
+  // What a matrix sharing this one's COO maps must have the same of.
+  const fe::CsrPattern* pattern_identity_ = nullptr;
+  std::int64_t layout_local_nodes_ = 0, layout_global_nodes_ = 0;
+  bool shares_layout_ = false;
   // seq_array: PETSc position of every Foehn value; empty when the orders agree (scalar AIJ,
   // or 1 x C blocks).
   std::vector<std::int32_t> petsc_position_of_value_;

@@ -90,10 +90,18 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   const auto options_for = [&](const char* prefix) {
     return petsc::matrix_handoff_options_from_database(mesh.comm, prefix, placement);
   };
+  // Every scalar operator has the transport matrices' layout: on several ranks they share
+  // PETSc's COO maps with the first (petsc::PetscMatrix's same_layout constructor), which is
+  // built once instead of seven times.
+  const auto scalar_matrix = [&](const petsc::MatrixHandoffOptions& options) {
+    return s.transport[0] ? std::make_unique<petsc::PetscMatrix>(*s.transport[0], s.numbering,
+                                                                 pattern, 1, 1, options)
+                          : std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1,
+                                                                 options);
+  };
   for (int k = 0; k < transported_count; ++k) {
     static constexpr const char* prefixes[] = {"theta_", "qv_", "qc_", "qr_"};
-    s.transport[k] =
-        std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options_for(prefixes[k]));
+    s.transport[k] = scalar_matrix(options_for(prefixes[k]));
     s.transport_solvers[k] = std::make_unique<petsc::LinearSolver>(
         mesh.comm, prefixes[k], settings_for(petsc::SolverKind::advection_diffusion, on_device));
   }
@@ -102,10 +110,9 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   s.momentum_rhs = std::make_unique<petsc::PetscVector>(s.numbering, 3, on_device);
   s.divergence = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 3, placement);
   s.gradient = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 1, placement);
-  s.pressure =
-      std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options_for("pressure_"));
-  s.stabilisation = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, placement);
-  s.mass = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, placement);
+  s.pressure = scalar_matrix(options_for("pressure_"));
+  s.stabilisation = scalar_matrix(placement);
+  s.mass = scalar_matrix(placement);
   s.momentum_solver = std::make_unique<petsc::LinearSolver>(
       mesh.comm, "momentum_", settings_for(petsc::SolverKind::momentum, on_device));
   // On a fixed mesh the pressure matrix (Laplacian + stabilisation) and the mass matrix never
