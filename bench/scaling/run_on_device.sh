@@ -35,6 +35,7 @@ run=${RUN:-.gpu/run}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # Keep NVLink multicast off (shared hosts), also for anything these programs start.
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+export GTEST_COLOR=no  # plain test lines for the summary below
 mpi="mpirun --oversubscribe --bind-to none"
 quiet() { grep --line-buffered -v "pmix\|dlopen error\|Perhaps a missing"; }
 steps=${STEPS:-6}
@@ -85,7 +86,7 @@ for mode in "$@"; do
             node_exchange_test; do
             echo "== $test on $n rank(s)"
             timeout 240 $run $mpi -n "$n" "$test" 2>&1 | quiet |
-              grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |rank\(s\)|max \||tests ran" | sort | uniq -c
+              grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |rank\(s\)|max \||tests ran|Failure|exception|rror:" | sort | uniq -c
             echo "exit ${PIPESTATUS[0]} (124: killed after 240 s)"
           done
         done

@@ -260,12 +260,32 @@ bool PetscMatrix::duplicate_layout(const PetscMatrix& other, const NodeNumbering
   FOEHN_PETSC_CHECK(MatDuplicate(other.mat_, MAT_DO_NOT_COPY_VALUES, &mat_));
   try {
     FOEHN_PETSC_CHECK(MatSetOption(mat_, MAT_KEEP_NONZERO_PATTERN, PETSC_TRUE));
+    if (device_matrix_) upload_duplicate_pattern();
   } catch (...) {
     MatDestroy(&mat_);
     throw;
   }
   shares_layout_ = true;
   return true;
+}
+
+void PetscMatrix::upload_duplicate_pattern() {
+#if FOEHN_DEVICE_PETSC
+  // A duplicate's pattern and zero values are on the host only; MatSetValuesCOO writes the
+  // device copy and needs it to exist ("Missing MultStruct" otherwise, PETSc 3.26). Taking and
+  // returning each local block's device array builds it, once, here.
+  PetscBool distributed = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_),
+                                           MATMPIAIJCUSPARSE, &distributed));
+  Mat blocks[2] = {mat_, nullptr};
+  if (distributed) FOEHN_PETSC_CHECK(MatMPIAIJGetSeqAIJ(mat_, &blocks[0], &blocks[1], nullptr));
+  for (Mat block : blocks) {
+    if (block == nullptr) continue;
+    PetscScalar* device_values = nullptr;
+    FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSEGetArray(block, &device_values));
+    FOEHN_PETSC_CHECK(MatSeqAIJCUSPARSERestoreArray(block, &device_values));
+  }
+#endif
 }
 
 void PetscMatrix::set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern) {

@@ -170,6 +170,7 @@ class PetscMatrix {
   void create_coo(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
   // MatDuplicate of `other`'s Mat when its layout is this one's (see the constructor).
   bool duplicate_layout(const PetscMatrix& other, const NodeNumbering& numbering);
+  void upload_duplicate_pattern();
   void set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
   // Checks shared by both constructors; sets value_count_.
   void check_layout(const NodeNumbering& numbering, const fe::CsrPattern* pattern);

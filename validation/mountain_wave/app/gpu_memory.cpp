@@ -21,14 +21,18 @@ std::string gib(double bytes) {
 }  // namespace
 
 GpuMemoryModel gpu_memory_model(bool device_solves, int ranks) {
-  // Measured at the end of the first step on an H200 (the largest rank, default solvers;
-  // docs/scaling.md): with the solves on the GPU, PETSc's matrices, the GAMG hierarchy and the
-  // Krylov vectors beside Foehn's own arrays: one rank 2195 (5 M tets) and 1999 (20 M) bytes per
-  // tet with GAMG's product buffers freed; several ranks keep them and add PETSc's COO maps of
-  // the hand-off, 9239 bytes per tet on two at 5 M. With the solves on the host only Foehn's
-  // arrays (its pool, 860 bytes per tet at 5 M tets).
-  if (!device_solves) return {1000.0, 1.0e9};
-  return {ranks > 1 ? 9300.0 : 2300.0, 1.0e9};
+  // Measured at the end of the first step on an H200 (the largest rank, default solvers, GAMG's
+  // product buffers freed while it is built; docs/scaling.md): with the solves on the GPU,
+  // PETSc's matrices, the GAMG hierarchy and the Krylov vectors beside Foehn's own arrays: one
+  // rank 2195 (5 M tets) and 1999 (20 M) bytes per tet; several ranks add the off-rank blocks
+  // and PETSc's COO maps of the hand-off, 3209 bytes per tet on two at 5 M. With the solves on
+  // the host only Foehn's arrays (its pool, 860 bytes per tet at 5 M tets).
+  if (!device_solves) return {1000.0, 1.0e9, 0.0};
+  if (ranks == 1) return {2300.0, 1.0e9, 0.0};
+  // Several ranks (PETSc 3.26, H200, with or without the product buffers freed): GAMG's
+  // products ran at 5 M tets per rank (2 and 4 ranks) and failed at 10 M on two ranks with
+  // 98 GB of 140 free, after two minutes of set-up. Refused up front between the two.
+  return {3400.0, 1.0e9, 8.0e6};
 }
 
 void check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
@@ -41,6 +45,13 @@ void check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves
     // METIS balances tets within a few percent: size for the largest part.
     const double tets_per_rank = global_tets / ranks * 1.05;
     const double needed = model.fixed_bytes + model.bytes_per_tet * tets_per_rank;
+    if (model.max_tets_per_rank > 0 && tets_per_rank > model.max_tets_per_rank)
+      fail(ErrorCategory::out_of_memory, request, ": about ", tets_per_rank, " tets on rank ", rank,
+           " of ", ranks, ", more than the ", model.max_tets_per_rank,
+           " per rank at which GAMG's set-up on several GPUs runs out of cuSPARSE resources "
+           "(PETSc 3.26, docs/scaling.md): use at least ",
+           static_cast<long long>(global_tets * 1.05 / model.max_tets_per_rank) + 1,
+           " GPUs (one rank each), one GPU alone, or a smaller mesh");
     const DeviceMemoryInfo memory = device_memory_info();
     if (needed > static_cast<double>(memory.free_bytes))
       fail(ErrorCategory::out_of_memory, request, ": about ", tets_per_rank, " tets on rank ", rank,

@@ -19,6 +19,9 @@ namespace foehn::mountainwave {
 struct GpuMemoryModel {
   double bytes_per_tet = 0;
   double fixed_bytes = 0;
+  // Beyond this many tets on a rank (0: no limit) GAMG's GPU set-up on several ranks fails in
+  // cuSPARSE (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) however much memory is free.
+  double max_tets_per_rank = 0;
 };
 GpuMemoryModel gpu_memory_model(bool device_solves, int ranks);
 
