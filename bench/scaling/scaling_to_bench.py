@@ -167,7 +167,7 @@ def main():
         json.dump(report, f, indent=2)
         f.write("\n")
     with open(args.out + ".md", "w") as f:
-        f.write(f"# mountain-wave core on 1 and 2 GPUs: {args.device}\n\n- commit `{args.commit}`, "
+        f.write(f"# mountain-wave core on 1 to {max(c['gpus'] for c in cases)} GPUs: {args.device}\n\n- commit `{args.commit}`, "
                 f"{report['date']}\n- command: `{args.command}`\n- {report['protocol']}\n\n"
                 "| run | tets | gpus | s / step | vs 1 GPU | set-up s | GPU B/tet | assembly | "
                 "hand-off | PETSc setup | PETSc solve | other |\n"
