@@ -4,6 +4,7 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <span>
 
 #include "foehn/runtime/error.hpp"
 
@@ -53,6 +54,17 @@ std::string describe(const CoefficientSpec& spec, const char* absent) {
   return "?";
 }
 
+// Finite inputs can still overflow: -scale 1e308 times an element integral is inf. Such a matrix
+// is refused rather than written (a solver would only fail later, far from the cause).
+void require_finite(std::span<const double> values, const char* what, const std::string& summary) {
+  for (std::size_t i = 0; i < values.size(); ++i)
+    if (!std::isfinite(values[i]))
+      fail(ErrorCategory::invalid_input, "the assembled ", what, " has a non-finite value (",
+           values[i], " at value ", i, ") for ", summary,
+           ": the inputs overflow double precision (-scale, -dt and the field values multiply the "
+           "element integrals)");
+}
+
 // Each repetition is timed whole: for the CUDA backend that includes copying the host fields to
 // the GPU and the values back, since the outputs are written from the host.
 template <class Op>
@@ -69,6 +81,8 @@ AssemblyRun assemble_repeatedly(fe::Assembler& assembler, const Op& op, int repe
     run.seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
+  require_finite(run.matrix.values, "matrix", run.summary);
+  require_finite(run.rhs, "right-hand side", run.summary);
   return run;
 }
 

@@ -8,6 +8,7 @@
 #include "c_api_support.hpp"
 #include "foehn/foehn_petsc.h"
 #include "foehn/petsc/matrix_handoff.hpp"
+#include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/petsc/node_numbering.hpp"
 #include "foehn/petsc/partitioned_mesh.hpp"
 #include "foehn/petsc/petsc_check.hpp"
@@ -36,14 +37,23 @@ petsc::NodeNumbering numbering_of(const foehn_mesh_s& mesh) {
                                  static_cast<std::int32_t>(mesh.serial.node_count()));
 }
 
-// Local right-hand side (local nodes x components, Foehn order) summed into the global Vec.
-void add_into_vec(Vec rhs, const foehn_matrix_s& m, std::span<const double> local) {
+// The communicator a matrix's collective calls run on.
+MPI_Comm comm_of(const foehn_mesh_s& mesh) {
+  return mesh.distributed ? mesh.distributed->comm : PETSC_COMM_SELF;
+}
+
+void check_rhs_size(Vec rhs, const foehn_matrix_s& m) {
   PetscInt local_size = 0;
   FOEHN_PETSC_CHECK(VecGetLocalSize(rhs, &local_size));
   if (local_size != m.numbering.owned_nodes * m.block_rows)
     fail(ErrorCategory::invalid_input, "the rhs Vec has ", local_size,
          " entries on this rank; the mesh's owned nodes need ",
-         m.numbering.owned_nodes * m.block_rows);
+         m.numbering.owned_nodes * m.block_rows, " (owned nodes x block rows, no halo)");
+}
+
+// Local right-hand side (local nodes x components, Foehn order) summed into the global Vec.
+// Collective; its size is checked (check_rhs_size) before.
+void add_into_vec(Vec rhs, const foehn_matrix_s& m, std::span<const double> local) {
   FOEHN_PETSC_CHECK(VecZeroEntries(rhs));
   FOEHN_PETSC_CHECK(VecSetValues(rhs, static_cast<PetscInt>(m.rhs_rows.size()), m.rhs_rows.data(),
                                  local.data(), ADD_VALUES));
@@ -129,24 +139,28 @@ foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foe
   return guarded("foehn_matrix_create", [&] {
     require(matrix, "matrix (the output handle)");
     *matrix = nullptr;
-    require(mesh, "mesh");
-    require(assembler, "assembler");
-    require(op, "op");
+    require(mesh, "mesh");  // without it there is no communicator to agree on
     auto made = std::make_unique<foehn_matrix_s>();
     made->mesh = mesh;
     made->assembler = assembler;
     made->numbering = numbering_of(*mesh);
-    std::visit(
-        [&](const auto& o) {
-          using Op = std::decay_t<decltype(o)>;
-          made->block_rows = Op::block_rows;
-          made->block_cols = Op::block_cols;
-        },
-        op->op);
+    // The checks are local, the construction collective: agreed first (no rank waits forever).
+    petsc::detail::run_collectively(comm_of(*mesh), [&] {
+      require(assembler, "assembler");
+      require(op, "op");
+      std::visit(
+          [&](const auto& o) {
+            using Op = std::decay_t<decltype(o)>;
+            made->block_rows = Op::block_rows;
+            made->block_cols = Op::block_cols;
+          },
+          op->op);
+      if (assembler->assembler.node_count() != made->numbering.local_nodes)
+        fail(ErrorCategory::invalid_input, "the assembler was made for ",
+             assembler->assembler.node_count(), " nodes, the mesh has ",
+             made->numbering.local_nodes, " on this rank");
+    });
     const fe::Assembler& a = assembler->assembler;
-    if (a.node_count() != made->numbering.local_nodes)
-      fail(ErrorCategory::invalid_input, "the assembler was made for ", a.node_count(),
-           " nodes, the mesh has ", made->numbering.local_nodes, " on this rank");
     if (mat)
       made->matrix = std::make_unique<petsc::PetscMatrix>(mat, made->numbering, a.pattern(),
                                                           made->block_rows, made->block_cols);
@@ -188,36 +202,46 @@ foehn_status foehn_matrix_get_mat(foehn_matrix matrix, Mat* mat) {
 foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
                                  Vec rhs) {
   return guarded("foehn_assemble_into", [&] {
-    require(matrix, "matrix");
-    require(op, "op");
+    require(matrix, "matrix");  // without it there is no communicator to agree on
     foehn_matrix_s& m = *matrix;
     fe::Assembler& a = m.assembler->assembler;
-    const fe::Memory field_memory = c_api::memory_of(fields, "fields");
-    const c_api::AnyBuiltinOperator local_op = m.assembler->order.to_local(op->op, field_memory);
-    std::visit(
-        [&](const auto& o) {
-          using Op = std::decay_t<decltype(o)>;
-          if (Op::block_rows != m.block_rows || Op::block_cols != m.block_cols)
-            fail(ErrorCategory::invalid_input, o.name, " operator has ", Op::block_rows, " x ",
-                 Op::block_cols, " blocks; the matrix was made for ", m.block_rows, " x ",
-                 m.block_cols);
-          if (a.native_memory() == fe::Memory::device) {
-            a.assemble(o, field_memory,
-                       {fe::Memory::device,
-                        {m.device_values.data(), m.device_values.size()},
-                        rhs ? std::span<double>(m.device_rhs.data(), m.device_rhs.size())
-                            : std::span<double>{}});
-            m.matrix->set_values(m.device_values, *a.stream());
-            if (rhs) m.device_rhs.copy_to_host_async(m.host_rhs, *a.stream());
-            a.stream()->synchronize();
-          } else {
-            a.assemble(o, field_memory,
-                       {fe::Memory::host, m.host_values,
-                        rhs ? std::span<double>(m.host_rhs) : std::span<double>{}});
-            m.matrix->set_values(m.host_values);
-          }
-        },
-        local_op);
+    const bool on_device = a.native_memory() == fe::Memory::device;
+    // Local phase: every argument check and this rank's elements. A defect on one rank (a field
+    // one value short, an rhs Vec with the halo) is then reported on every rank, before the
+    // collective hand-off that the others would otherwise wait in forever.
+    petsc::detail::run_collectively(comm_of(*m.mesh), [&] {
+      require(op, "op");
+      const fe::Memory field_memory = c_api::memory_of(fields, "fields");
+      if (rhs) check_rhs_size(rhs, m);
+      const c_api::AnyBuiltinOperator local_op = m.assembler->order.to_local(op->op, field_memory);
+      std::visit(
+          [&](const auto& o) {
+            using Op = std::decay_t<decltype(o)>;
+            if (Op::block_rows != m.block_rows || Op::block_cols != m.block_cols)
+              fail(ErrorCategory::invalid_input, o.name, " operator has ", Op::block_rows, " x ",
+                   Op::block_cols, " blocks; the matrix was made for ", m.block_rows, " x ",
+                   m.block_cols);
+            if (on_device) {
+              a.assemble(o, field_memory,
+                         {fe::Memory::device,
+                          {m.device_values.data(), m.device_values.size()},
+                          rhs ? std::span<double>(m.device_rhs.data(), m.device_rhs.size())
+                              : std::span<double>{}});
+              if (rhs) m.device_rhs.copy_to_host_async(m.host_rhs, *a.stream());
+              a.stream()->synchronize();  // a kernel's error shows here, still in this phase
+            } else {
+              a.assemble(o, field_memory,
+                         {fe::Memory::host, m.host_values,
+                          rhs ? std::span<double>(m.host_rhs) : std::span<double>{}});
+            }
+          },
+          local_op);
+    });
+    // Collective phase: every rank gets here.
+    if (on_device)
+      m.matrix->set_values(m.device_values, *a.stream());
+    else
+      m.matrix->set_values(m.host_values);
     if (rhs) add_into_vec(rhs, m, m.host_rhs);
   });
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <utility>
 
 #include "foehn/petsc/device_petsc.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
+#include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/scatter.hpp"
@@ -48,44 +50,15 @@ PetscMatrix::PetscMatrix(const PetscMatrix* same_layout, const NodeNumbering& nu
       block_cols_(block_cols),
       register_threshold_bytes_(options.register_threshold_bytes),
       device_matrix_(options.device_matrix) {
-  check_layout(numbering, local_pattern.get());
+  const int ranks = communicator_size(numbering.comm);
+  // The checks are local (this rank's pattern and options), the construction collective: a
+  // defect on one rank is reported on every rank, which would otherwise wait in PETSc.
+  detail::run_collectively(numbering.comm,
+                           [&] { check_options(numbering, local_pattern.get(), options, ranks); });
   const fe::CsrPattern& pattern = *local_pattern;
   pattern_identity_ = local_pattern.get();
   layout_local_nodes_ = numbering.local_nodes;
   layout_global_nodes_ = numbering.global_nodes;
-
-  const int ranks = communicator_size(numbering.comm);
-  path_ = options.path;
-  if (path_ == HandoffPath::automatic)
-    path_ = ranks == 1 ? HandoffPath::seq_array : HandoffPath::coo;
-  if (path_ == HandoffPath::seq_array && ranks != 1)
-    fail(ErrorCategory::invalid_input,
-         "PetscMatrix: the seq_array hand-off needs one rank, the "
-         "communicator has ",
-         ranks, " (use coo)");
-  if (device_matrix_ && !device_solves_available())
-    fail(ErrorCategory::unavailable,
-         "PetscMatrix: a matrix on the GPU (device_matrix) needs "
-         "PETSc and Foehn built with CUDA: ",
-         detail::why_no_device_solves(), " (PETSc ", PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR,
-         ")");
-
-  format_ = options.format;
-  const bool square_blocks = block_rows == block_cols && block_rows > 1;
-  if (format_ == MatrixFormat::automatic)
-    format_ = square_blocks && path_ == HandoffPath::seq_array && !device_matrix_
-                  ? MatrixFormat::baij
-                  : MatrixFormat::aij;
-  if (format_ == MatrixFormat::baij && !square_blocks)
-    fail(ErrorCategory::invalid_input,
-         "PetscMatrix: BAIJ needs square blocks larger than 1, the "
-         "operator has ",
-         block_rows, " x ", block_cols);
-  if (format_ == MatrixFormat::baij && device_matrix_)
-    fail(ErrorCategory::invalid_input,
-         "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
-         "a device matrix is AIJ with block size ",
-         block_rows, " (format aij)");
 
   // Every rank decides alike: the layouts are equal on all ranks or on none (same calls).
   if (same_layout != nullptr && duplicate_layout(*same_layout, numbering)) return;
@@ -107,6 +80,43 @@ PetscMatrix::PetscMatrix(const PetscMatrix* same_layout, const NodeNumbering& nu
     MatDestroy(&mat_);
     throw;
   }
+}
+
+void PetscMatrix::check_options(const NodeNumbering& numbering,
+                                const fe::CsrPattern* pattern_pointer,
+                                const MatrixHandoffOptions& options, int ranks) {
+  check_layout(numbering, pattern_pointer);
+  path_ = options.path;
+  if (path_ == HandoffPath::automatic)
+    path_ = ranks == 1 ? HandoffPath::seq_array : HandoffPath::coo;
+  if (path_ == HandoffPath::seq_array && ranks != 1)
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: the seq_array hand-off needs one rank, the "
+         "communicator has ",
+         ranks, " (use coo)");
+  if (device_matrix_ && !device_solves_available())
+    fail(ErrorCategory::unavailable,
+         "PetscMatrix: a matrix on the GPU (device_matrix) needs "
+         "PETSc and Foehn built with CUDA: ",
+         detail::why_no_device_solves(), " (PETSc ", PETSC_VERSION_MAJOR, ".", PETSC_VERSION_MINOR,
+         ")");
+
+  format_ = options.format;
+  const bool square_blocks = block_rows_ == block_cols_ && block_rows_ > 1;
+  if (format_ == MatrixFormat::automatic)
+    format_ = square_blocks && path_ == HandoffPath::seq_array && !device_matrix_
+                  ? MatrixFormat::baij
+                  : MatrixFormat::aij;
+  if (format_ == MatrixFormat::baij && !square_blocks)
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: BAIJ needs square blocks larger than 1, the "
+         "operator has ",
+         block_rows_, " x ", block_cols_);
+  if (format_ == MatrixFormat::baij && device_matrix_)
+    fail(ErrorCategory::invalid_input,
+         "PetscMatrix: PETSc has no block (BAIJ) matrix on the GPU; "
+         "a device matrix is AIJ with block size ",
+         block_rows_, " (format aij)");
 }
 
 void PetscMatrix::check_layout(const NodeNumbering& numbering,
@@ -136,12 +146,24 @@ PetscMatrix::PetscMatrix(Mat caller_mat, const NodeNumbering& numbering,
                          std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows,
                          int block_cols)
     : block_rows_(block_rows), block_cols_(block_cols) {
-  check_layout(numbering, local_pattern.get());
-  if (caller_mat == nullptr)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is NULL");
+  communicator_size(numbering.comm);
+  // Local checks agreed over the ranks before each collective step (a defect on one rank is
+  // reported on every rank instead of leaving the others waiting in MPI or PETSc).
   PetscInt local_rows = 0, local_cols = 0, global_rows = 0, global_cols = 0;
-  FOEHN_PETSC_CHECK(MatGetLocalSize(caller_mat, &local_rows, &local_cols));
-  FOEHN_PETSC_CHECK(MatGetSize(caller_mat, &global_rows, &global_cols));
+  std::string type_name;
+  detail::run_collectively(numbering.comm, [&] {
+    check_layout(numbering, local_pattern.get());
+    if (caller_mat == nullptr)
+      fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is NULL");
+    FOEHN_PETSC_CHECK(MatGetLocalSize(caller_mat, &local_rows, &local_cols));
+    FOEHN_PETSC_CHECK(MatGetSize(caller_mat, &global_rows, &global_cols));
+    MatType type = nullptr;
+    FOEHN_PETSC_CHECK(MatGetType(caller_mat, &type));
+    if (type == nullptr)
+      fail(ErrorCategory::invalid_input,
+           "PetscMatrix: the caller's Mat has no type yet (MatSetType or MatSetFromOptions first)");
+    type_name = type;
+  });
   if (global_rows < 0 || global_cols < 0) {
     // PETSC_DETERMINE and a layout not set up yet: the global size is the sum of the local ones.
     PetscInt local[2] = {local_rows, local_cols}, global[2] = {0, 0};
@@ -152,32 +174,28 @@ PetscMatrix::PetscMatrix(Mat caller_mat, const NodeNumbering& numbering,
     if (global_rows < 0) global_rows = global[0];
     if (global_cols < 0) global_cols = global[1];
   }
-  const std::int64_t want_local_rows = numbering.owned_nodes * block_rows,
-                     want_local_cols = numbering.owned_nodes * block_cols,
-                     want_global_rows = numbering.global_nodes * block_rows,
-                     want_global_cols = numbering.global_nodes * block_cols;
-  if (local_rows != want_local_rows || local_cols != want_local_cols ||
-      global_rows != want_global_rows || global_cols != want_global_cols)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is ", local_rows, " x ",
-         local_cols, " on this rank and ", global_rows, " x ", global_cols,
-         " in all; the mesh and the operator's ", block_rows, " x ", block_cols, " blocks need ",
-         want_local_rows, " x ", want_local_cols, " and ", want_global_rows, " x ",
-         want_global_cols);
-  MatType type = nullptr;
-  FOEHN_PETSC_CHECK(MatGetType(caller_mat, &type));
-  if (type == nullptr)
-    fail(ErrorCategory::invalid_input,
-         "PetscMatrix: the caller's Mat has no type yet (MatSetType or MatSetFromOptions first)");
-  const std::string type_name(type);
   const bool cusparse = type_name.find("cusparse") != std::string::npos;
   const bool baij = type_name.find("baij") != std::string::npos;
-  const bool aij = !baij && type_name.find("aij") != std::string::npos;
-  if (!aij && !baij)
-    fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is of type '", type_name,
-         "'; Foehn hands values to AIJ, BAIJ or AIJCUSPARSE matrices");
-  if (cusparse && !device_solves_available())
-    fail(ErrorCategory::unavailable, "PetscMatrix: the caller's Mat is '", type_name,
-         "' but Foehn's device hand-off is unavailable: ", detail::why_no_device_solves());
+  detail::run_collectively(numbering.comm, [&] {
+    const std::int64_t want_local_rows = numbering.owned_nodes * block_rows,
+                       want_local_cols = numbering.owned_nodes * block_cols,
+                       want_global_rows = numbering.global_nodes * block_rows,
+                       want_global_cols = numbering.global_nodes * block_cols;
+    if (local_rows != want_local_rows || local_cols != want_local_cols ||
+        global_rows != want_global_rows || global_cols != want_global_cols)
+      fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is ", local_rows, " x ",
+           local_cols, " on this rank and ", global_rows, " x ", global_cols,
+           " in all; the mesh and the operator's ", block_rows, " x ", block_cols,
+           " blocks need ", want_local_rows, " x ", want_local_cols, " and ", want_global_rows,
+           " x ", want_global_cols);
+    const bool aij = !baij && type_name.find("aij") != std::string::npos;
+    if (!aij && !baij)
+      fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is of type '", type_name,
+           "'; Foehn hands values to AIJ, BAIJ or AIJCUSPARSE matrices");
+    if (cusparse && !device_solves_available())
+      fail(ErrorCategory::unavailable, "PetscMatrix: the caller's Mat is '", type_name,
+           "' but Foehn's device hand-off is unavailable: ", detail::why_no_device_solves());
+  });
   FOEHN_PETSC_CHECK(PetscObjectReference(reinterpret_cast<PetscObject>(caller_mat)));
   mat_ = caller_mat;
   device_matrix_ = cusparse;

@@ -412,6 +412,9 @@ TEST_F(AssembleTool, RefusesBadValuesNamingTheOption) {
       {"-velocity '' -operator advection", "-velocity: needs a value"},
       {"-dt nan -operator momentum", "-dt 'nan': not finite"},
       {"-scale inf", "-scale 'inf'"},
+      // Finite, but the matrix overflows: refused, not written as inf (issue 33).
+      {"-scale 1e308", "non-finite value (inf"},
+      {"-operator mass -source constant -scale 1e308", "overflow double precision"},
       {"-viscosity -1 -operator momentum", "-viscosity '-1'"},
       {"-isotropic perhaps -operator diffusion", "-isotropic 'perhaps'"},
       {"-numbering random", "-numbering 'random'"},

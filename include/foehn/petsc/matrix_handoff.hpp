@@ -174,6 +174,9 @@ class PetscMatrix {
   void set_coo_pattern(const NodeNumbering& numbering, const fe::CsrPattern& pattern);
   // Checks shared by both constructors; sets value_count_.
   void check_layout(const NodeNumbering& numbering, const fe::CsrPattern* pattern);
+  // check_layout, then the path and format the options resolve to (sets path_ and format_).
+  void check_options(const NodeNumbering& numbering, const fe::CsrPattern* pattern,
+                     const MatrixHandoffOptions& options, int ranks);
   double* checkout_array();
   void return_array();
   void create_device_seq(const fe::CsrPattern& pattern);
