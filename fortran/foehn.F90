@@ -509,6 +509,7 @@ contains
 
   ! mat: the %v of a PETSc Mat the caller made (sizes set, MatSetFromOptions or MatSetType); it
   ! must stay alive as long as the matrix. The mesh and the assembler must outlive the matrix.
+  ! Collective on the mesh's communicator, errors too.
   subroutine foehn_matrix_create(matrix, mesh, assembler, op, mat, ierr)
     type(foehn_matrix), intent(inout) :: matrix
     type(foehn_mesh), intent(in) :: mesh
@@ -522,7 +523,8 @@ contains
   end subroutine
 
   ! Assembles op (host fields in the caller's local order) into the matrix's Mat and, when rhs
-  ! (a Vec's %v) is given, the right-hand side into that Vec. Collective.
+  ! (a Vec's %v) is given, the right-hand side into that Vec (overwritten). Collective, errors
+  ! too: an argument wrong on one rank gives every rank the same ierr.
   subroutine foehn_assemble_into(matrix, op, rhs, ierr)
     type(foehn_matrix), intent(in) :: matrix
     type(foehn_operator), intent(in) :: op

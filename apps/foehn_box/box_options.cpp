@@ -107,12 +107,13 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .real("-temperature", "uniform case: temperature (K)", &o.temperature, RealRange::above(0.0))
       .real("-pressure", "uniform case: pressure (Pa)", &o.pressure, RealRange::above(0.0))
       .text("-concentrations",
-            "uniform case: initial concentrations NAME=VALUE,... (molecule cm^-3, >= 0; species "
+            "uniform case: initial concentrations NAME=VALUE,... in the mechanism's unit "
+            "(molecule cm^-3 for Foehn JSON and KPP, mol m^-3 for OpenAtmos v1; >= 0; species "
             "not named: 0)",
             &raw.concentrations)
       .text("-external_rates",
             "uniform case: external rates NAME=VALUE,... (photolysis and first-order loss "
-            "s^-1, emission molecule cm^-3 s^-1, >= 0; not named: 0)",
+            "s^-1, emission in the mechanism's unit per s, >= 0; not named: 0)",
             &raw.external_rates)
       // Time and output.
       .real("-duration", "Simulated time (s), required", &o.duration, RealRange::above(0.0))
@@ -137,8 +138,8 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .real("-chem_rtol", "Relative tolerance", &c.relative_tolerance,
             RealRange::above_up_to(0.0, 1.0))
       .real("-chem_atol",
-            "Absolute tolerance of every species (molecule cm^-3); 0: each species' tolerance "
-            "from the mechanism",
+            "Absolute tolerance of every species (the mechanism's unit); 0: each species' "
+            "tolerance from the mechanism",
             &o.absolute_tolerance, RealRange::at_least(0.0))
       .integer("-chem_max_steps", "Most step attempts per cell and chemistry step", &c.max_steps,
                {1, INT_MAX})

@@ -44,7 +44,9 @@ foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_ca
  * caller made (MatCreate, sizes: owned nodes * block rows locally, MatSetType or
  * MatSetFromOptions; AIJ, BAIJ or AIJCUSPARSE), which Foehn references and gives its pattern
  * (MatSetPreallocationCOO); or NULL, and Foehn makes one (foehn_matrix_get_mat). The mesh and
- * the assembler must outlive the matrix. */
+ * the assembler must outlive the matrix. Collective on the mesh's communicator: a defect found on
+ * any rank (no assembler or op, an assembler of another mesh, a Mat of another size or type) is
+ * reported on every rank. */
 foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
                                  Mat mat, foehn_matrix* matrix);
 /* The same taking the Mat as a Fortran object's address (its %v). */
@@ -54,8 +56,9 @@ foehn_status foehn_matrix_create_f(foehn_mesh mesh, foehn_assembler assembler, f
 foehn_status foehn_matrix_get_mat(foehn_matrix matrix, Mat* mat);
 /* Assembles `op` (fields in the caller's local order, in `fields` memory) and hands the values to
  * the Mat (MatAssemblyEnd done) and, when rhs is not NULL, the right-hand side to the global Vec
- * rhs (owned nodes * block rows locally; contributions of other ranks' elements summed).
- * Collective. */
+ * rhs (owned nodes * block rows locally, overwritten; contributions of other ranks' elements
+ * summed). Collective, errors too: an argument wrong on one rank (a short field, an rhs with the
+ * halo) is reported on every rank before any enters PETSc. */
 foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
                                  Vec rhs);
 foehn_status foehn_assemble_into_f(foehn_matrix matrix, foehn_operator op, foehn_memory fields,

@@ -166,28 +166,48 @@ TEST_F(BoxTool, RejectsBadInputWithExitCode2) {
   EXPECT_FALSE(fs::exists(path("x.csv")));
 }
 
-// A KPP mechanism converted to OpenAtmos v1 YAML, then run from that file and from the KPP
-// file: the same concentrations.
+// A mechanism in molecule cm^-3 converted to OpenAtmos v1 YAML (MICM's mol m^-3), then run
+// from that file with the state in mol m^-3 and from the original: the same concentrations
+// once converted. A mechanism v1 cannot express is refused, naming why, with no file written.
 TEST_F(BoxTool, ConvertsAMechanismAndRunsTheConvertedFile) {
-  const std::string kpp =
-      std::string(FOEHN_TEST_DATA_DIR) + "/mechanisms/same_in_four_formats/small.def";
+  const std::string chapman = std::string(FOEHN_MECHANISMS_DIR) + "/chapman.json";
   const RunResult convert =
-      run_box("-mechanism " + kpp + " -write_mechanism " + path("small.yaml"));
+      run_box("-mechanism " + chapman + " -write_mechanism " + path("chapman.yaml"));
   ASSERT_EQ(convert.exit_code, 0) << convert.output;
   EXPECT_NE(convert.output.find("written to"), std::string::npos) << convert.output;
-  const std::string run =
-      " -duration 60 -temperature 250 -pressure 3e4 -external_rates jNO2=8e-3"
-      " -concentrations O3=1e12,NO=1e9,NO2=1e10,M=7e18,O2=1.5e18 -output ";
-  const RunResult from_yaml = run_box("-mechanism " + path("small.yaml") + run + path("a.csv"));
-  const RunResult from_kpp = run_box("-mechanism " + kpp + run + path("b.csv"));
+  const double f = 6.02214076e23 * 1e-6;  // molecule cm^-3 in one mol m^-3
+  const double cgs[] = {3.8e17, 8.0e16, 1.0e7, 1.0e1, 3.0e12};  // M, O2, O, O1D, O3
+  const auto state = [&](double scale) {
+    std::ostringstream text;
+    text.precision(17);
+    text << " -concentrations M=" << cgs[0] / scale << ",O2=" << cgs[1] / scale
+         << ",O=" << cgs[2] / scale << ",O1D=" << cgs[3] / scale << ",O3=" << cgs[4] / scale;
+    return " -duration 600 -temperature 230 -pressure 1200"
+           " -external_rates jO2=1.2e-11,jO3_O1D=7e-5,jO3_O=5e-4 -chem_rtol 1e-8" +
+           text.str() + " -output ";
+  };
+  const RunResult from_yaml =
+      run_box("-mechanism " + path("chapman.yaml") + state(f) + path("a.csv"));
+  const RunResult from_json = run_box("-mechanism " + chapman + state(1.0) + path("b.csv"));
   ASSERT_EQ(from_yaml.exit_code, 0) << from_yaml.output;
-  ASSERT_EQ(from_kpp.exit_code, 0) << from_kpp.output;
+  ASSERT_EQ(from_json.exit_code, 0) << from_json.output;
   const Csv a = read_csv(path("a.csv"));
   const Csv b = read_csv(path("b.csv"));
   ASSERT_EQ(a.rows.size(), 2u);
   EXPECT_EQ(a.header, b.header);
-  EXPECT_EQ(a.rows, b.rows);
-  EXPECT_NE(a.rows[1][3], 1e12);  // O3 (after time, cell, O) changed
+  for (std::size_t column = 2; column < b.rows[1].size(); ++column)
+    EXPECT_NEAR(a.rows[1][column] * f, b.rows[1][column], 1e-8 * std::abs(b.rows[1][column]))
+        << b.header[column];
+  EXPECT_NE(b.rows[1].back(), cgs[4]);  // O3 changed
+
+  // KPP's small mechanism holds O2 constant with no value: v1 cannot say so.
+  const std::string kpp =
+      std::string(FOEHN_TEST_DATA_DIR) + "/mechanisms/same_in_four_formats/small.def";
+  const RunResult refused = run_box("-mechanism " + kpp + " -write_mechanism " + path("s.yaml"));
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("species 'O2' is held constant"), std::string::npos)
+      << refused.output;
+  EXPECT_FALSE(fs::exists(path("s.yaml")));
 }
 
 TEST_F(BoxTool, SolverFailureExits1WithoutOutput) {

@@ -19,11 +19,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   foehn::fuzz::require_consistent(mechanism);
   foehn::fuzz::check_writers_and_compile(mechanism);
+  std::string yaml;
   try {
-    const auto again = foehn::chemistry::parse_mechanism_yaml(
-        foehn::chemistry::mechanism_to_openatmos_v1_yaml(mechanism), "yaml round trip");
-    foehn::fuzz::require(foehn::chemistry::mechanism_to_json(again) ==
-                             foehn::chemistry::mechanism_to_json(mechanism),
+    yaml = foehn::chemistry::mechanism_to_openatmos_v1_yaml(mechanism);
+  } catch (const foehn::Error&) {
+    return 0;  // refused as MICM would refuse it (check_writers_and_compile checked the category)
+  }
+  try {
+    const auto again = foehn::chemistry::parse_mechanism_yaml(yaml, "yaml round trip");
+    foehn::fuzz::require(foehn::chemistry::mechanism_to_openatmos_v1_yaml(again) == yaml,
                          "mechanism_to_openatmos_v1_yaml round-trips through parse_mechanism_yaml");
   } catch (const foehn::Error&) {
     foehn::fuzz::require(false, "the YAML writer's output is accepted by the YAML reader");

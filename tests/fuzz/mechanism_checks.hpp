@@ -46,13 +46,27 @@ inline void check_writers_and_compile(const chem::Mechanism& mechanism) {
     const chem::Mechanism again = chem::parse_mechanism(written, "round trip");
     require(chem::mechanism_to_json(again) == written,
             "mechanism_to_json round-trips through parse_mechanism");
-    const chem::Mechanism from_v1 =
-        chem::parse_mechanism(chem::mechanism_to_openatmos_v1_json(mechanism), "v1 round trip");
-    require(chem::mechanism_to_json(from_v1) == written,
-            "mechanism_to_openatmos_v1_json round-trips through parse_mechanism");
   } catch (const foehn::Error& error) {
     std::fprintf(stderr, "round trip: %s\n", error.what());
     require(false, "the writers' output is accepted by the readers");
+  }
+  // The v1 writer may refuse what MICM would refuse or misread (invalid_input, a documented
+  // answer); what it writes (in mol m^-3) reads back and writes again to the same text.
+  std::string v1;
+  try {
+    v1 = chem::mechanism_to_openatmos_v1_json(mechanism);
+  } catch (const foehn::Error& error) {
+    require(error.category() == foehn::ErrorCategory::invalid_input,
+            "the v1 writer refuses only with invalid_input");
+    return;
+  }
+  try {
+    const chem::Mechanism from_v1 = chem::parse_mechanism(v1, "v1 round trip");
+    require(chem::mechanism_to_openatmos_v1_json(from_v1) == v1,
+            "mechanism_to_openatmos_v1_json round-trips through parse_mechanism");
+  } catch (const foehn::Error& error) {
+    std::fprintf(stderr, "v1 round trip: %s\n", error.what());
+    require(false, "the v1 writer's output is accepted by the reader");
   }
   try {
     (void)chem::compile(mechanism);

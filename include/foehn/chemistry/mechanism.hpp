@@ -35,8 +35,8 @@ using UserProperties = std::vector<std::pair<std::string, std::string>>;
 
 // The unit of every concentration, of M in the fall-off forms and hence of the rate parameters.
 // Foehn's JSON and KPP mechanisms are in molecule cm^-3 (the atmospheric-chemistry habit); MICM
-// and the OpenAtmos v1 schema use SI, mol m^-3. Parameters are never converted: a mechanism is
-// solved in the unit it was written in.
+// and the OpenAtmos v1 schema use SI, mol m^-3. A mechanism is solved in the unit it was read in;
+// the OpenAtmos v1 writer converts to SI (in_concentration_unit).
 enum class ConcentrationUnit : int { molecule_per_cm3 = 0, mol_per_m3 = 1 };
 
 struct Species {
@@ -91,6 +91,14 @@ struct Mechanism {
 [[nodiscard]] std::string_view reaction_type_name(ReactionType type);
 [[nodiscard]] std::string_view concentration_unit_name(ConcentrationUnit unit);
 
+// The same mechanism in `unit`, with the same rates: a rate constant of reactant order n scaled
+// by f^(n-1) and one multiplying [M] inside a fall-off form (TROE's k0, CMAQ's k2/k3) by f^n,
+// f = N_A x 1e-6 molecule cm^-3 per mol m^-3 going to SI; absolute tolerances by 1/f.
+// Photolysis and first-order loss (s^-1) are unchanged, and so is an emission (its per-cell rate
+// is given in the unit of the run). What the OpenAtmos v1 writer does: MICM reads every file in
+// mol m^-3. invalid_input naming the reaction when a parameter overflows.
+[[nodiscard]] Mechanism in_concentration_unit(const Mechanism& mechanism, ConcentrationUnit unit);
+
 // The formats of docs/chemistry.md. Readers throw foehn::Error(invalid_input) naming the source,
 // the line where the format has lines, the reaction (index, name, equation) and the field.
 enum class MechanismFormat {
@@ -116,9 +124,13 @@ enum class MechanismFormat {
 [[nodiscard]] Mechanism read_mechanism(const std::filesystem::path& path);
 // Writes Foehn's JSON schema (round trips through parse_mechanism).
 [[nodiscard]] std::string mechanism_to_json(const Mechanism& mechanism);
-// Writes the OpenAtmos v1 schema, JSON or YAML (round trips through the readers). Foehn's
-// CMAQ_H2O2 and CMAQ_OH_HNO3 forms have no v1 type: they are written with CAMP's type names
-// and parameter keys, which only Foehn and CAMP read.
+// Writes the OpenAtmos v1 schema, JSON or YAML, as MICM reads it: in mol m^-3 (a mechanism in
+// molecule cm^-3 is converted, in_concentration_unit), M as "is third body", the v1 species
+// properties the reader kept ("__openatmos <key>") restored. invalid_input for what MICM would
+// refuse or misread: a species other than M held constant without a v1 value, two photolysis,
+// emission or loss reactions with one name (the name labels the rate), a photolysis or loss
+// without exactly one reactant. Foehn's CMAQ_H2O2 and CMAQ_OH_HNO3 forms have no v1 type: they
+// are written with CAMP's type names and parameter keys, which only Foehn and CAMP read.
 [[nodiscard]] std::string mechanism_to_openatmos_v1_json(const Mechanism& mechanism);
 [[nodiscard]] std::string mechanism_to_openatmos_v1_yaml(const Mechanism& mechanism);
 

@@ -48,6 +48,9 @@ const std::set<std::string>& physical_species_keys() {
   return keys;
 }
 
+// A v1 key the reader keeps as a user property of Foehn's mechanism (the writer restores it).
+std::string kept_key(const std::string& v1_key) { return "__openatmos " + v1_key; }
+
 class V1Reader {
  public:
   explicit V1Reader(std::string source) : source_(std::move(source)) {}
@@ -120,17 +123,34 @@ class V1Reader {
         if (key == "name") continue;
         if (key == "absolute tolerance" || key == "__absolute tolerance") {
           s["absolute tolerance"] = value;  // MICM reads the "__" form; checked by the parser
-        } else if (key == "tracer type") {
+        } else if (key == "tracer type") {  // the schema's earlier spelling of the flags below
           const std::string type = value.is_string() ? value.get<std::string>() : "";
           if (type != "THIRD_BODY" && type != "CONSTANT")
             fail(ErrorCategory::invalid_input, where,
                  ": field 'tracer type' must be \"THIRD_BODY\" or \"CONSTANT\"");
           s["constant"] = true;
+          if (type == "THIRD_BODY") s[kept_key("is third body")] = true;
+        } else if (key == "is third body") {
+          // M: its concentration is the air's, held fixed within a step as Foehn's constant
+          // species are (the box gives it; MICM computes it from T and p).
+          if (!value.is_boolean())
+            fail(ErrorCategory::invalid_input, where, ": field 'is third body' must be true or false");
+          if (value.get<bool>()) {
+            s["constant"] = true;
+            s[kept_key(key)] = true;
+          }
+        } else if (key == "constant concentration [mol m-3]" ||
+                   key == "constant mixing ratio [mol mol-1]") {
+          const double amount = number(value, where, key);
+          if (amount < 0.0)
+            fail(ErrorCategory::invalid_input, where, ": field '", key, "' is negative");
+          s["constant"] = true;
+          s[kept_key(key)] = amount;
         } else if (key == "phase") {
           if (!value.is_string())
             fail(ErrorCategory::invalid_input, where, ": field 'phase' must be a string");
         } else if (physical_species_keys().count(key) != 0) {
-          (void)number(value, where, key);
+          s[kept_key(key)] = number(value, where, key);  // unused here, written back
         } else if (is_user_key(key)) {
           s[key] = value;
         } else {
@@ -177,17 +197,23 @@ class V1Reader {
     for (std::size_t e = 0; e < list.size(); ++e) {
       const std::string item = std::string(field) + "[" + std::to_string(e) + "]";
       const json& entry = list[e];
-      if (!entry.is_object() || !entry.contains("species name") ||
-          !entry.at("species name").is_string())
+      // "name" is the schema's key, "species name" its alias (and MICM's older spelling).
+      if (!entry.is_object())
+        fail(ErrorCategory::invalid_input, where, ": field '", item, "' must be an object");
+      if (entry.contains("name") && entry.contains("species name"))
         fail(ErrorCategory::invalid_input, where, ": field '", item,
-             ".species name' is missing or not a string");
-      const std::string name = entry.at("species name").get<std::string>();
+             "' has both 'name' and 'species name' (one is the other's alias)");
+      const char* name_key = entry.contains("name") ? "name" : "species name";
+      if (!entry.contains(name_key) || !entry.at(name_key).is_string())
+        fail(ErrorCategory::invalid_input, where, ": field '", item,
+             ".name' (or 'species name') is missing or not a string");
+      const std::string name = entry.at(name_key).get<std::string>();
       if (phase != nullptr && phase->count(name) == 0 && species_names_.count(name) != 0)
         fail(ErrorCategory::invalid_input, where, ": field '", item, "': species '", name,
              "' is not in the reaction's gas phase");
       json c = {{"species name", name}};
       for (const auto& [key, value] : entry.items()) {
-        if (key == "species name") continue;
+        if (key == name_key) continue;
         if (key == "coefficient") {
           const double amount = number(value, where, item + ".coefficient");
           if (amount < 0.0)
@@ -198,7 +224,7 @@ class V1Reader {
           c[key] = value;
         } else {
           fail(ErrorCategory::invalid_input, where, ": field '", item, ".", key,
-               "' is not part of a reaction component ('species name', 'coefficient')");
+               "' is not part of a reaction component ('name' or 'species name', 'coefficient')");
         }
       }
       out.push_back(std::move(c));
@@ -268,6 +294,15 @@ class V1Reader {
     for (const char* key : {"A", "k0_A", "kinf_A"}) {
       if (parameter_keys.count(key) != 0 && !out.contains(key)) out[key] = 1.0;
     }
+    // The schema gives photolysis and first-order loss one reactant (what MICM reads).
+    if (spec->type == ReactionType::photolysis || spec->type == ReactionType::first_order_loss) {
+      const std::size_t count = out.contains("reactants") ? out.at("reactants").size() : 0;
+      if (count != 1)
+        fail(ErrorCategory::invalid_input, where, ": ", type, " has ", count,
+             " reactants; the OpenAtmos v1 schema gives it exactly one");
+    }
+    // Two photolysis, emission or loss reactions with one name share its per-cell rate here;
+    // MICM refuses such a file, so the writer refuses to write one (not the reader's concern).
     return out;
   }
 
@@ -282,29 +317,69 @@ json foehn_document_from_openatmos_v1(const json& document, const std::string& s
   return V1Reader(source).translate(document);
 }
 
-json openatmos_v1_document(const Mechanism& mechanism) {
+namespace {
+
+const std::string kept_prefix = "__openatmos ";
+
+// A species' v1 keys kept by the reader ("__openatmos <key>") written back as themselves; other
+// user keys as they are.
+void add_species_properties(json& entry, const UserProperties& properties) {
+  for (const auto& [key, text] : properties) {
+    if (key.rfind(kept_prefix, 0) == 0)
+      entry[key.substr(kept_prefix.size())] = json::parse(text);
+    else
+      entry[key] = json::parse(text);
+  }
+}
+
+bool has_constant_flag(const json& entry) {
+  return entry.contains("is third body") || entry.contains("constant concentration [mol m-3]") ||
+         entry.contains("constant mixing ratio [mol mol-1]");
+}
+
+}  // namespace
+
+json openatmos_v1_document(const Mechanism& given) {
+  // MICM reads every v1 file in mol m^-3 and has no unit key: convert, do not annotate.
+  const Mechanism mechanism = in_concentration_unit(given, ConcentrationUnit::mol_per_m3);
   json document = json::object();
   document["version"] = "1.0.0";
   document["name"] = mechanism.name;
-  if (mechanism.concentration_unit != ConcentrationUnit::mol_per_m3)
-    document["__concentration unit"] = concentration_unit_name(mechanism.concentration_unit);
   add_user_properties(document, mechanism.user_properties);
   json species = json::array();
   json gas = {{"name", "gas"}, {"species", json::array()}};
   for (const Species& s : mechanism.species) {
     json entry = {{"name", s.name}, {"__absolute tolerance", s.absolute_tolerance}};
-    if (s.constant) entry["tracer type"] = "CONSTANT";
-    add_user_properties(entry, s.user_properties);
+    add_species_properties(entry, s.user_properties);
+    if (s.constant && !has_constant_flag(entry)) {
+      // A species held constant: v1 says how MICM is to know its value. M is the air.
+      if (s.name != "M")
+        fail(ErrorCategory::invalid_input, "mechanism '", mechanism.name, "': species '", s.name,
+             "' is held constant, which the OpenAtmos v1 schema expresses only with its value: "
+             "give it \"__openatmos constant concentration [mol m-3]\" or \"__openatmos constant "
+             "mixing ratio [mol mol-1]\" (or \"__openatmos is third body\": true for the air)");
+      entry["is third body"] = true;
+    }
     species.push_back(std::move(entry));
     gas["species"].push_back(s.name);
   }
   document["species"] = std::move(species);
   document["phases"] = json::array({gas});
   json reactions = json::array();
+  std::set<std::string> labels;  // "TYPE.name" of the external types: MICM needs them unique
   for (const Reaction& r : mechanism.reactions) {
     const TypeSpec& spec = spec_of(r.type);
     json item = {{"type", spec.name}, {"gas phase", "gas"}};
     if (!r.name.empty()) item["name"] = r.name;
+    if (is_external(r.type) && !labels.insert(std::string(spec.name) + "." + r.name).second)
+      fail(ErrorCategory::invalid_input, "mechanism '", mechanism.name, "': two ", spec.name,
+           " reactions are named '", r.name,
+           "'; in the OpenAtmos v1 schema the name labels the rate and MICM needs it unique");
+    if ((r.type == ReactionType::photolysis || r.type == ReactionType::first_order_loss) &&
+        r.reactants.size() != 1)
+      fail(ErrorCategory::invalid_input, "mechanism '", mechanism.name, "': ", spec.name, " '",
+           r.name, "' has ", r.reactants.size(),
+           " reactants; the OpenAtmos v1 schema gives it exactly one");
     auto components = [&](const std::vector<SpeciesAmount>& list,
                           const std::vector<UserProperties>& properties) {
       json entries = json::array();

@@ -141,29 +141,130 @@ TEST(MechanismFormats, OneMechanismInFourFormatsCompilesAndSolvesBitwiseTheSame)
 }
 
 TEST(MechanismFormats, ShippedMechanismsMatchTheirOpenAtmosV1Forms) {
+  int written = 0;
   for (const auto& entry : std::filesystem::directory_iterator(FOEHN_MECHANISM_DIR)) {
     if (entry.path().extension() != ".json") continue;
     const fc::Mechanism shipped = fc::read_mechanism(entry.path());
     const auto v1_path = entry.path().parent_path() / "openatmos_v1" / entry.path().filename();
+    if (entry.path().filename() == "nox_stratosphere.json") {
+      // O2 and H2O are held constant with no value: v1 cannot say that, so nothing is written.
+      EXPECT_FALSE(std::filesystem::exists(v1_path));
+      expect_rejected([&] { return fc::mechanism_to_openatmos_v1_json(shipped); },
+                      {"nox_stratosphere", "species 'O2' is held constant"});
+      continue;
+    }
     ASSERT_TRUE(std::filesystem::exists(v1_path)) << v1_path;
     const fc::Mechanism v1_form = fc::read_mechanism(v1_path);
-    expect_same_compiled(shipped, v1_form, v1_path.string());
-    // The file is what the writer writes today (regenerate: foehn-box -convert_mechanism).
+    EXPECT_EQ(v1_form.concentration_unit, fc::ConcentrationUnit::mol_per_m3) << v1_path;
+    expect_same_compiled(fc::in_concentration_unit(shipped, fc::ConcentrationUnit::mol_per_m3),
+                         v1_form, v1_path.string());
+    // The file is what the writer writes today (regenerate: foehn-box -write_mechanism).
     EXPECT_EQ(read_file(v1_path.string()), fc::mechanism_to_openatmos_v1_json(shipped) + "\n")
         << v1_path;
+    ++written;
   }
+  EXPECT_EQ(written, 5);
 }
 
 TEST(MechanismFormats, WritersRoundTripThroughTheReaders) {
-  const fc::Mechanism m = fc::read_mechanism(four_formats + "small.v1.json");
-  const std::string foehn = fc::mechanism_to_json(m);
-  const fc::Mechanism from_json =
-      fc::parse_mechanism(fc::mechanism_to_openatmos_v1_json(m), "w.json");
+  // Written once (converted to mol m^-3), read and written again: the same file, JSON and YAML.
+  const fc::Mechanism m = fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/chapman.json");
+  const std::string v1_json = fc::mechanism_to_openatmos_v1_json(m);
+  const fc::Mechanism from_json = fc::parse_mechanism(v1_json, "w.json");
   const fc::Mechanism from_yaml =
       fc::parse_mechanism_yaml(fc::mechanism_to_openatmos_v1_yaml(m), "w.yaml");
-  EXPECT_EQ(fc::mechanism_to_json(from_json), foehn);
-  EXPECT_EQ(fc::mechanism_to_json(from_yaml), foehn);
+  EXPECT_EQ(fc::mechanism_to_openatmos_v1_json(from_json), v1_json);
+  EXPECT_EQ(fc::mechanism_to_openatmos_v1_json(from_yaml), v1_json);
+  EXPECT_EQ(v1_json.find("tracer type"), std::string::npos);      // a key MICM refuses
+  EXPECT_EQ(v1_json.find("concentration unit"), std::string::npos);  // MICM ignores it
+  EXPECT_NE(v1_json.find("\"is third body\": true"), std::string::npos);
+  const std::string foehn = fc::mechanism_to_json(from_json);
   EXPECT_EQ(fc::mechanism_to_json(fc::parse_mechanism(foehn, "f.json")), foehn);
+}
+
+// The schema's species flags and properties, and both spellings of a component's species: read,
+// held constant, and written back as themselves (issue 33: Foehn refused them, and wrote
+// "tracer type", which MICM refuses).
+TEST(MechanismFormats, OpenAtmosV1FlagsAndPropertiesAreReadAndWrittenBack) {
+  const fc::Mechanism m = v1(R"({"version": "1.0.0", "name": "flags",
+      "species": [{"name": "A", "molecular weight [kg mol-1]": 0.046},
+                  {"name": "M", "is third body": true},
+                  {"name": "O2", "constant mixing ratio [mol mol-1]": 0.21},
+                  {"name": "X", "constant concentration [mol m-3]": 1.5}],
+      "phases": [{"name": "gas", "species": ["A", "M", "O2", "X"]}],
+      "reactions": [{"type": "ARRHENIUS", "gas phase": "gas", "name": "R1", "A": 2.0,
+                     "reactants": [{"name": "A"}, {"species name": "M"}],
+                     "products": [{"name": "X", "coefficient": 1}]}]})");
+  ASSERT_EQ(m.species.size(), 4u);
+  EXPECT_FALSE(m.species[0].constant);
+  EXPECT_TRUE(m.species[1].constant && m.species[2].constant && m.species[3].constant);
+  ASSERT_EQ(m.reactions[0].reactants.size(), 2u);
+  EXPECT_EQ(m.reactions[0].reactants[1].species, 1);
+  const std::string written = fc::mechanism_to_openatmos_v1_json(m);
+  for (const char* kept : {"\"molecular weight [kg mol-1]\": 0.046", "\"is third body\": true",
+                           "\"constant mixing ratio [mol mol-1]\": 0.21",
+                           "\"constant concentration [mol m-3]\": 1.5", "\"A\": 2.0"})
+    EXPECT_NE(written.find(kept), std::string::npos) << kept << " not in " << written;
+  EXPECT_EQ(written.find("__openatmos"), std::string::npos) << written;
+  EXPECT_EQ(written.find("tracer type"), std::string::npos) << written;
+  expect_same_compiled(m, v1(written), "written back");
+}
+
+TEST(MechanismFormats, OpenAtmosV1RefusesWhatMicmWouldRefuseOrMisread) {
+  expect_rejected(
+      [&] {
+        return v1(v1_with(R"({"type": "PHOTOLYSIS", "gas phase": "gas", "name": "j",
+                              "reactants": [{"name": "A"}, {"name": "B"}]})"));
+      },
+      {"reaction 0 ('j')", "PHOTOLYSIS has 2 reactants", "exactly one"});
+  expect_rejected(
+      [&] {
+        return v1(v1_with(R"({"type": "ARRHENIUS", "gas phase": "gas", "A": 1,
+                              "reactants": [{"name": "A", "species name": "A"}]})"));
+      },
+      {"reactants[0]", "both 'name' and 'species name'"});
+  expect_rejected([&] { return v1(v1_with("", R"(, "is third body": "yes")")); },
+                  {"species 0 ('A')", "'is third body' must be true or false"});
+  expect_rejected(
+      [&] { return v1(v1_with("", R"(, "constant concentration [mol m-3]": -1)")); },
+      {"species 0 ('A')", "is negative"});
+  // Foehn lets two photolysis reactions share the rate jNO2; MICM needs unique labels.
+  fc::Mechanism shared = fc::read_mechanism(four_formats + "small.foehn.json");
+  for (fc::Species& species : shared.species)
+    if (species.name == "O2") species.constant = false;  // (refused too: no v1 value; above)
+  expect_rejected([&] { return fc::mechanism_to_openatmos_v1_json(shared); },
+                  {"two PHOTOLYSIS reactions are named 'jNO2'"});
+}
+
+// The writer converts molecule cm^-3 to MICM's mol m^-3: the same rates, so a box run of the
+// converted mechanism from the converted state ends in the converted concentrations.
+TEST(MechanismFormats, MoleculesPerCm3AndMolPerM3GiveTheSameRun) {
+  const fc::Mechanism cgs =
+      fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/chapman.json");
+  const fc::Mechanism si = fc::parse_mechanism(fc::mechanism_to_openatmos_v1_json(cgs), "w.json");
+  ASSERT_EQ(si.concentration_unit, fc::ConcentrationUnit::mol_per_m3);
+  const double per_mol_m3 = 6.02214076e23 * 1e-6;  // molecule cm^-3 in one mol m^-3
+  // M, O2, O, O1D, O3 at 30 km, molecule cm^-3; photolysis of the afternoon.
+  const std::vector<double> initial = {3.8e17, 8.0e16, 1.0e7, 1.0e1, 3.0e12};
+  const auto run = [&](const fc::Mechanism& m, double scale) {
+    fc::RosenbrockOptions options;
+    options.control.relative_tolerance = 1e-8;
+    fc::CpuChemistrySolver solver(m, options);
+    fc::ChemistryBatch batch = fc::make_batch(m, 1);
+    for (std::size_t s = 0; s < initial.size(); ++s) batch.concentrations[s] = initial[s] / scale;
+    batch.temperature[0] = 230.0;
+    batch.pressure[0] = 1200.0;
+    const double rates[] = {1.2e-11, 7.0e-5, 5.0e-4};  // s^-1 in either unit
+    for (int r = 0; r < 3; ++r) batch.external_rates[static_cast<std::size_t>(r)] = rates[r];
+    (void)solver.solve(batch, 3600.0);
+    for (double& c : batch.concentrations) c *= scale;
+    return batch.concentrations;
+  };
+  const std::vector<double> a = run(cgs, 1.0), b = run(si, per_mol_m3);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_NE(a[4], initial[4]);  // O3 moved
+  for (std::size_t s = 0; s < a.size(); ++s)
+    EXPECT_NEAR(b[s], a[s], 1e-9 * std::abs(a[s]) + 1e-30) << cgs.species[s].name;
 }
 
 TEST(MechanismFormats, OpenAtmosV1MeaningsAreHonoured) {

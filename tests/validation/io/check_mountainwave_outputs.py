@@ -110,6 +110,11 @@ def check_xdmf_files(folder):
             checked["checkpoint"] += 1
         else:
             check(grids[0].get("CollectionType") == "Spatial", f"{name}: collection")
+            # A series of these files is timed by each file's top grid (ParaView's XDMF3
+            # reader numbered them 0, 1, 2, ... while the time sat only in the sub-grids).
+            top_time = grids[0].find("Time")
+            check(top_time is not None and float(top_time.get("Value")) == h5_time,
+                  f"{name}: the collection's time is not the file's {h5_time}")
             for grid in grids[0].findall("Grid"):
                 check("w" in check_grid(folder, grid, h5_time), f"{name}: no w")
             checked["sections"] += 1

@@ -117,7 +117,12 @@ void write_xdmf(const std::filesystem::path& path, double time,
   if (grids.size() == 1) {
     put_grid(out, grids[0], time, path, "    ");
   } else {
-    out << "    <Grid Name=\"sections\" GridType=\"Collection\" CollectionType=\"Spatial\">\n";
+    // The time on the collection too: readers of a series of files (ParaView's XDMF3 reader)
+    // take each file's time from its top grid, and numbered the files 0, 1, 2, ... without it.
+    char time_text[40];
+    std::snprintf(time_text, sizeof time_text, "%.17g", time);
+    out << "    <Grid Name=\"sections\" GridType=\"Collection\" CollectionType=\"Spatial\">\n"
+        << "      <Time Value=\"" << time_text << "\"/>\n";
     for (const XdmfGrid& grid : grids) put_grid(out, grid, time, path, "      ");
     out << "    </Grid>\n";
   }
