@@ -1,4 +1,5 @@
 // The C ABI (foehn.h): assemblers and assembly into the caller's arrays.
+#include <memory>
 #include <string>
 
 #include "c_api_support.hpp"
@@ -44,10 +45,12 @@ foehn_status foehn_assembler_create_on_stream(foehn_mesh mesh, const char* backe
     require(assembler, "assembler (the output handle)");
     *assembler = nullptr;
     require(mesh, "mesh");
-    *assembler = new foehn_assembler_s{
-        fe::Assembler(mesh->local(), options_for(backend, strategy, cuda_stream)),
-        c_api::FieldOrder(mesh->caller_local_of_local),
-        {}};
+    *assembler = c_api::hand_out(
+        std::unique_ptr<foehn_assembler_s>(new foehn_assembler_s{
+            fe::Assembler(mesh->local(), options_for(backend, strategy, cuda_stream)),
+            c_api::FieldOrder(mesh->caller_local_of_local),
+            {}}),
+        c_api::HandleKind::assembler);
   });
 }
 
@@ -114,7 +117,8 @@ foehn_status foehn_assembler_synchronize(foehn_assembler assembler) {
 foehn_status foehn_assembler_destroy(foehn_assembler* assembler) {
   return guarded("foehn_assembler_destroy", [&] {
     if (assembler == nullptr) return;
-    delete *assembler;
+    if (c_api::retire_handle(*assembler, c_api::HandleKind::assembler, "*assembler"))
+      delete *assembler;
     *assembler = nullptr;
   });
 }

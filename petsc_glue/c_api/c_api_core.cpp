@@ -1,8 +1,10 @@
 // The C ABI (foehn.h): errors, serial meshes, operators by name, assemblers and raw values.
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <string>
+#include <unordered_map>
 
 #include "c_api_support.hpp"
 #include "foehn/config.hpp"
@@ -51,6 +53,68 @@ foehn_status status_of(ErrorCategory category) noexcept {
 
 void require(const void* pointer, const char* argument) {
   if (pointer == nullptr) fail(ErrorCategory::invalid_input, argument, " is NULL");
+}
+
+namespace {
+
+const char* kind_name(HandleKind kind) {
+  switch (kind) {
+    case HandleKind::mesh:
+      return "foehn_mesh";
+    case HandleKind::op:
+      return "foehn_operator";
+    case HandleKind::assembler:
+      return "foehn_assembler";
+    case HandleKind::matrix:
+      return "foehn_matrix";
+  }
+  return "handle";
+}
+
+struct LiveHandles {
+  std::mutex mutex;
+  std::unordered_map<const void*, HandleKind> kinds;
+};
+
+LiveHandles& live_handles() {
+  static LiveHandles* handles = new LiveHandles;  // never destroyed: finalizers may run late
+  return *handles;
+}
+
+// Under the registry's lock: invalid_input unless `handle` is live and of `kind`.
+void check_live_locked(const LiveHandles& handles, const void* handle, HandleKind kind,
+                       const char* argument) {
+  if (handle == nullptr) fail(ErrorCategory::invalid_input, argument, " is NULL");
+  const auto found = handles.kinds.find(handle);
+  if (found == handles.kinds.end())
+    fail(ErrorCategory::invalid_input, argument, " is not a live ", kind_name(kind),
+         " handle: destroyed already (or a copy of one that was), or never made by Foehn");
+  if (found->second != kind)
+    fail(ErrorCategory::invalid_input, argument, " is a ", kind_name(found->second),
+         " handle where a ", kind_name(kind), " is expected");
+}
+
+}  // namespace
+
+void register_handle(const void* handle, HandleKind kind) {
+  LiveHandles& handles = live_handles();
+  const std::lock_guard lock(handles.mutex);
+  handles.kinds[handle] = kind;
+}
+
+void require_live(const void* handle, HandleKind kind, const char* argument) {
+  LiveHandles& handles = live_handles();
+  const std::lock_guard lock(handles.mutex);
+  check_live_locked(handles, handle, kind, argument);
+}
+
+bool retire_handle(const void* handle, HandleKind kind, const char* argument) {
+  if (handle == nullptr) return false;
+  LiveHandles& handles = live_handles();
+  const std::lock_guard lock(handles.mutex);
+  check_live_locked(handles, handle, kind, argument);
+  handles.kinds.erase(handle);
+  return true;
 }
 
 IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name) {
@@ -183,7 +247,7 @@ foehn_status foehn_mesh_create(int64_t node_count, const double* coordinates, in
     MeshImportReport report;
     created->serial = mesh_from_arrays(arrays, &report);
     created->flipped_tets = report.flipped_tets;
-    *mesh = created.release();
+    *mesh = c_api::hand_out(std::move(created), c_api::HandleKind::mesh);
   });
 }
 
@@ -211,7 +275,7 @@ foehn_status foehn_mesh_flipped_tets(foehn_mesh mesh, int64_t* flipped) {
 foehn_status foehn_mesh_destroy(foehn_mesh* mesh) {
   return guarded("foehn_mesh_destroy", [&] {
     if (mesh == nullptr) return;
-    delete *mesh;
+    if (c_api::retire_handle(*mesh, c_api::HandleKind::mesh, "*mesh")) delete *mesh;
     *mesh = nullptr;
   });
 }
@@ -233,7 +297,8 @@ foehn_status foehn_operator_create(const char* name, foehn_operator* op) {
     };
     [&]<class... Ops>(fe::OperatorList<Ops...>) { (consider(Ops{}), ...); }(fe::BuiltinOperators{});
     if (!found) fail(ErrorCategory::invalid_input, "unknown operator '", wanted, "' (", known, ")");
-    *op = new foehn_operator_s{chosen};
+    *op = c_api::hand_out(std::make_unique<foehn_operator_s>(foehn_operator_s{chosen}),
+                          c_api::HandleKind::op);
   });
 }
 
@@ -304,7 +369,7 @@ foehn_status foehn_operator_block_shape(foehn_operator op, int* block_rows, int*
 foehn_status foehn_operator_destroy(foehn_operator* op) {
   return guarded("foehn_operator_destroy", [&] {
     if (op == nullptr) return;
-    delete *op;
+    if (c_api::retire_handle(*op, c_api::HandleKind::op, "*op")) delete *op;
     *op = nullptr;
   });
 }

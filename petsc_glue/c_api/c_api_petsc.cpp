@@ -89,7 +89,7 @@ foehn_status create_partitioned(const char* call, MPI_Comm comm, int64_t local_n
     created->distributed = std::move(made.mesh);
     created->caller_local_of_local = std::move(made.caller_local_of_local);
     created->flipped_tets = static_cast<std::size_t>(made.flipped_tets);
-    *mesh = created.release();
+    *mesh = c_api::hand_out(std::move(created), c_api::HandleKind::mesh);
   });
 }
 
@@ -182,7 +182,7 @@ foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foe
       made->host_values.resize(value_count);
     }
     made->host_rhs.resize(rhs_count);
-    *matrix = made.release();
+    *matrix = c_api::hand_out(std::move(made), c_api::HandleKind::matrix);
   });
 }
 
@@ -204,6 +204,9 @@ foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_m
   return guarded("foehn_assemble_into", [&] {
     require(matrix, "matrix");  // without it there is no communicator to agree on
     foehn_matrix_s& m = *matrix;
+    // Documented to outlive the matrix; destroyed, they would be read after their free.
+    require(m.mesh, "the matrix's mesh (destroyed before the matrix?)");
+    require(m.assembler, "the matrix's assembler (destroyed before the matrix?)");
     fe::Assembler& a = m.assembler->assembler;
     const bool on_device = a.native_memory() == fe::Memory::device;
     // Local phase: every argument check and this rank's elements. A defect on one rank (a field
@@ -254,7 +257,7 @@ foehn_status foehn_assemble_into_f(foehn_matrix matrix, foehn_operator op, foehn
 foehn_status foehn_matrix_destroy(foehn_matrix* matrix) {
   return guarded("foehn_matrix_destroy", [&] {
     if (matrix == nullptr) return;
-    delete *matrix;
+    if (c_api::retire_handle(*matrix, c_api::HandleKind::matrix, "*matrix")) delete *matrix;
     *matrix = nullptr;
   });
 }

@@ -3,6 +3,7 @@
 // `guarded`, which runs a call's body and turns every exception into a status and a message
 // (no exception crosses the C boundary).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -14,6 +15,11 @@
 #include "foehn/mesh/from_arrays.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
+
+struct foehn_mesh_s;
+struct foehn_operator_s;
+struct foehn_assembler_s;
+struct foehn_matrix_s;
 
 namespace foehn::c_api {
 
@@ -55,6 +61,38 @@ foehn_status guarded(const char* call, Body&& body) noexcept {
 
 // Throws invalid_input naming `argument` of `call` when `pointer` is null.
 void require(const void* pointer, const char* argument);
+
+// Every handle the library made and has not destroyed, with its kind, so that a handle is
+// checked before it is used: NULL, destroyed already (a copy of a destroyed handle, a double
+// destroy), or of another kind (an operator passed as an assembler) is invalid_input naming the
+// argument, never a crash or a read of freed memory. Only the pointer values are compared.
+enum class HandleKind { mesh, op, assembler, matrix };
+void register_handle(const void* handle, HandleKind kind);
+void require_live(const void* handle, HandleKind kind, const char* argument);
+// For foehn_*_destroy: false for NULL (nothing to do); true when `handle` was live, and then it
+// is no longer; invalid_input as require_live otherwise (the handle is not deleted).
+bool retire_handle(const void* handle, HandleKind kind, const char* argument);
+
+// The handle arguments, checked by their type (these overloads win over the void* one).
+inline void require(const foehn_mesh_s* handle, const char* argument) {
+  require_live(handle, HandleKind::mesh, argument);
+}
+inline void require(const foehn_operator_s* handle, const char* argument) {
+  require_live(handle, HandleKind::op, argument);
+}
+inline void require(const foehn_assembler_s* handle, const char* argument) {
+  require_live(handle, HandleKind::assembler, argument);
+}
+inline void require(const foehn_matrix_s* handle, const char* argument) {
+  require_live(handle, HandleKind::matrix, argument);
+}
+
+// Makes `made` a handle: registered, and released to the caller.
+template <class T>
+T* hand_out(std::unique_ptr<T> made, HandleKind kind) {
+  register_handle(made.get(), kind);
+  return made.release();
+}
 // The caller's connectivity as 4- or 8-byte indices (index_bytes); invalid_input otherwise.
 IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name);
 // FOEHN_MEMORY_HOST / _DEVICE as fe::Memory; invalid_input naming `name` otherwise.

@@ -3,7 +3,8 @@
  * policy), assembled with the mass and diffusion operators; checked against properties that
  * hold independently of Foehn (the mass matrix sums to the volume, diffusion rows sum to zero,
  * the load vector of f = 1 sums to the volume), then every class of bad call returns its
- * status and a message naming the input, and NULL handles are safe to destroy.
+ * status and a message naming the input, NULL handles are safe to destroy, and a destroyed
+ * handle, a copy of one, or a handle of another kind is refused by name.
  * Exit 0 when every check passes; each failure is printed. */
 #include <math.h>
 #include <stdio.h>
@@ -153,7 +154,26 @@ int main(void) {
   CALL(foehn_operator_destroy(&mass));
   CHECK(strcmp(foehn_last_error(), "") == 0, "a successful call clears the message");
 
-  /* Destroying NULL handles, or handles twice, is harmless. */
+  /* Handles are checked: one of another kind, one destroyed (through a copy: a double free
+   * that once aborted in glibc), one used after its destroy (once a nonsense size). */
+  foehn_operator copy = diffusion;
+  CALL(foehn_operator_destroy(&diffusion));
+  CHECK(diffusion == NULL, "destroy sets the handle to NULL");
+  EXPECT_ERROR(foehn_operator_destroy(&copy), FOEHN_ERROR_INVALID_INPUT,
+               "*op is not a live foehn_operator handle");
+  EXPECT_ERROR(foehn_operator_set_parameter(copy, "scale", 1.0), FOEHN_ERROR_INVALID_INPUT,
+               "op is not a live foehn_operator handle");
+  EXPECT_ERROR(foehn_assembler_synchronize((foehn_assembler)momentum), FOEHN_ERROR_INVALID_INPUT,
+               "assembler is a foehn_operator handle where a foehn_assembler is expected");
+  EXPECT_ERROR(foehn_assemble_values((foehn_assembler)momentum, momentum, FOEHN_MEMORY_HOST,
+                                     FOEHN_MEMORY_HOST, values, 1, NULL, 0),
+               FOEHN_ERROR_INVALID_INPUT, "is a foehn_operator handle");
+  int64_t sizes = 0;
+  EXPECT_ERROR(foehn_mesh_sizes((foehn_mesh)assembler, &sizes, NULL, NULL),
+               FOEHN_ERROR_INVALID_INPUT,
+               "mesh is a foehn_assembler handle where a foehn_mesh is expected");
+
+  /* Destroying NULL handles, or a handle twice through the same variable, is harmless. */
   CALL(foehn_operator_destroy(&mass));
   CALL(foehn_operator_destroy(&diffusion));
   CALL(foehn_operator_destroy(&momentum));
