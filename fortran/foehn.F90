@@ -74,6 +74,17 @@ module foehn
       character(kind=c_char), intent(out) :: buffer(*)
       integer(c_size_t), value :: size
     end function
+    integer(c_int) function c_report_error(status, message) bind(c, name="foehn_report_error")
+      import :: c_int, c_char
+      integer(c_int), value :: status
+      character(kind=c_char), intent(in) :: message(*)
+    end function
+    integer(c_int) function c_report_error_collective(comm, status, message) &
+        bind(c, name="foehn_report_error_collective_f")
+      import :: c_int, c_char
+      integer(c_int), value :: comm, status
+      character(kind=c_char), intent(in) :: message(*)
+    end function
     integer(c_int) function c_has_cuda() bind(c, name="foehn_has_cuda")
       import :: c_int
     end function
@@ -230,6 +241,27 @@ contains
     converted = trim(text)//c_null_char
   end function
 
+  ! The wrapper's own check of the arrays' shapes (C sees only addresses and counts, so a
+  ! transposed or short array would pass there): "" when they fit, else what is wrong.
+  function mesh_shape_problem(coordinates, connectivity_rows, node_ids_size) result(problem)
+    real(c_double), intent(in) :: coordinates(:, :)
+    integer, intent(in) :: connectivity_rows, node_ids_size
+    character(len=:), allocatable :: problem
+    character(len=200) :: text
+    text = ''
+    if (size(coordinates, 1) /= 3) then
+      write (text, '(a, i0, a, i0, a)') 'coordinates is (', size(coordinates, 1), ', ', &
+        size(coordinates, 2), '): expected (3, nodes), x y z of a node in a column'
+    else if (connectivity_rows /= 4) then
+      write (text, '(a, i0, a)') 'connectivity has ', connectivity_rows, &
+        ' rows: expected (4, tets), the 4 nodes of a tet in a column'
+    else if (node_ids_size >= 0 .and. node_ids_size /= size(coordinates, 2)) then
+      write (text, '(a, i0, a, i0, a)') 'node_ids has ', node_ids_size, ' entries for ', &
+        size(coordinates, 2), ' nodes (columns of coordinates)'
+    end if
+    problem = trim(text)
+  end function
+
   integer(c_int) function orientation_of(fix_orientation)
     logical, intent(in), optional :: fix_orientation
     orientation_of = 0
@@ -244,6 +276,7 @@ contains
     integer(c_int32_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
+    if (shape_refused(mesh_shape_problem(coordinates, size(connectivity, 1), -1), ierr)) return
     call create_mesh(mesh, coordinates, size(connectivity, 2), c_loc(connectivity), 4_c_int, &
                      fix_orientation, ierr)
   end subroutine
@@ -254,12 +287,24 @@ contains
     integer(c_int64_t), intent(in), target, contiguous :: connectivity(:, :)
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
+    if (shape_refused(mesh_shape_problem(coordinates, size(connectivity, 1), -1), ierr)) return
     call create_mesh(mesh, coordinates, size(connectivity, 2), c_loc(connectivity), 8_c_int, &
                      fix_orientation, ierr)
   end subroutine
 
   ! What both integer kinds share: connectivity is the address of 4 x tet_count 1-based indices
   ! of index_bytes bytes each.
+  ! A shape problem found by the wrapper (serial calls): reported as FOEHN_ERROR_INVALID_INPUT
+  ! with its message, as a problem found in C would be. True when there was one.
+  logical function shape_refused(problem, ierr)
+    character(len=*), intent(in) :: problem
+    integer, intent(out), optional :: ierr
+    shape_refused = len(problem) > 0
+    if (shape_refused) &
+      call foehn_check(c_report_error(int(FOEHN_ERROR_INVALID_INPUT, c_int), c_string(problem)), &
+                       ierr)
+  end function
+
   subroutine create_mesh(mesh, coordinates, tet_count, connectivity, index_bytes, &
                          fix_orientation, ierr)
     type(foehn_mesh), intent(inout) :: mesh
@@ -321,11 +366,19 @@ contains
                                           int(size(values), c_int64_t)), ierr)
   end subroutine
 
+  ! values(components, nodes): 1, 3 (a vector) or 9 (a tensor) rows; a transposed array would
+  ! have the right size and the wrong values, so it is refused here.
   subroutine set_field_rank2(op, name, values, ierr)
     type(foehn_operator), intent(in) :: op
     character(len=*), intent(in) :: name
     real(c_double), intent(in), target, contiguous :: values(:, :)
     integer, intent(out), optional :: ierr
+    character(len=200) :: text
+    if (all(size(values, 1) /= [1, 3, 9])) then
+      write (text, '(a, a, a, i0, a, i0, a)') 'field ', trim(name), ' is (', size(values, 1), &
+        ', ', size(values, 2), '): expected (components, nodes) with 1, 3 or 9 components'
+      if (shape_refused(trim(text), ierr)) return
+    end if
     call foehn_check(c_operator_set_field(op%handle, c_string(name), c_loc(values), &
                                           int(size(values), c_int64_t)), ierr)
   end subroutine
@@ -453,7 +506,8 @@ contains
     integer, intent(out), optional :: ierr
     call create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, &
                             size(connectivity, 2), c_loc(connectivity), 4_c_int, fix_orientation, &
-                            ierr)
+                            ierr, mesh_shape_problem(coordinates, size(connectivity, 1), &
+                                                     size(node_ids)))
   end subroutine
 
   subroutine mesh_create_partitioned_int64(mesh, comm, owned_nodes, coordinates, node_ids, &
@@ -467,11 +521,12 @@ contains
     integer, intent(out), optional :: ierr
     call create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, &
                             size(connectivity, 2), c_loc(connectivity), 8_c_int, fix_orientation, &
-                            ierr)
+                            ierr, mesh_shape_problem(coordinates, size(connectivity, 1), &
+                                                     size(node_ids)))
   end subroutine
 
   subroutine create_partitioned(mesh, comm, owned_nodes, coordinates, node_ids, tet_count, &
-                                connectivity, index_bytes, fix_orientation, ierr)
+                                connectivity, index_bytes, fix_orientation, ierr, shape_problem)
     type(foehn_mesh), intent(inout) :: mesh
     integer, intent(in) :: comm, owned_nodes, tet_count
     real(c_double), intent(in), target, contiguous :: coordinates(:, :)
@@ -480,7 +535,17 @@ contains
     integer(c_int), intent(in) :: index_bytes
     logical, intent(in), optional :: fix_orientation
     integer, intent(out), optional :: ierr
+    character(len=*), intent(in) :: shape_problem
+    integer(c_int) :: status
     call foehn_mesh_destroy(mesh)
+    ! Collective: a shape problem on one rank is every rank's error (none waits for it).
+    status = FOEHN_SUCCESS
+    if (len(shape_problem) > 0) status = FOEHN_ERROR_INVALID_INPUT
+    status = c_report_error_collective(int(comm, c_int), status, c_string(shape_problem))
+    if (status /= FOEHN_SUCCESS) then
+      call foehn_check(status, ierr)
+      return
+    end if
     call foehn_check(c_mesh_create_partitioned(int(comm, c_int), &
                                                int(size(coordinates, 2), c_int64_t), &
                                                int(owned_nodes, c_int64_t), c_loc(coordinates), &
@@ -499,9 +564,12 @@ contains
     integer(c_int) :: status
     status = c_mesh_sizes(mesh%handle, local_nodes, owned_nodes, local_tets)
     if (status == FOEHN_SUCCESS .and. size(numbers, kind=c_int64_t) < local_nodes) then
-      write (error_unit, '(a, i0, a, i0)') 'foehn_mesh_petsc_numbers: numbers has ', &
-        size(numbers), ' entries, the mesh ', local_nodes
-      status = FOEHN_ERROR_INVALID_INPUT
+      block
+        character(len=160) :: text
+        write (text, '(a, i0, a, i0, a)') 'foehn_mesh_petsc_numbers: numbers has ', &
+          size(numbers), ' entries for the mesh''s ', local_nodes, ' local nodes'
+        status = c_report_error(int(FOEHN_ERROR_INVALID_INPUT, c_int), c_string(text))
+      end block
     end if
     if (status == FOEHN_SUCCESS) status = c_mesh_petsc_numbers(mesh%handle, numbers)
     call foehn_check(status, ierr)

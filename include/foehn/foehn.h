@@ -51,6 +51,9 @@ const char* foehn_last_error(void);
 /* The same copied into buffer (NUL-terminated, truncated to size - 1 characters); returns the
  * full length. For languages that cannot hold a C pointer. */
 size_t foehn_copy_last_error(char* buffer, size_t size);
+/* For language bindings that check arguments themselves (foehn.F90's array shapes): makes
+ * `message` the last error of this thread and returns `status`. */
+foehn_status foehn_report_error(foehn_status status, const char* message);
 /* Foehn's version ("0.1.0") and whether this build has the CUDA backend. */
 const char* foehn_version(void);
 int foehn_has_cuda(void);

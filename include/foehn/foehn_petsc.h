@@ -36,6 +36,12 @@ foehn_status foehn_mesh_create_partitioned_f(MPI_Fint comm, int64_t local_node_c
                                              const void* connectivity, int index_bytes,
                                              int index_base, foehn_orientation orientation,
                                              foehn_mesh* mesh);
+/* For language bindings, before a collective call: every rank of comm (a Fortran communicator)
+ * passes its own verdict on its arguments (status FOEHN_SUCCESS, or an error and its message);
+ * every rank gets the lowest failing rank's status, with "rank r of n: message" as its last
+ * error, or FOEHN_SUCCESS everywhere. Collective. */
+foehn_status foehn_report_error_collective_f(MPI_Fint comm, foehn_status status,
+                                             const char* message);
 /* The PETSc global node number (0-based; row = node * block_rows + component) of each of the
  * caller's local nodes, in the caller's local order (local_nodes values). */
 foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_caller_local);

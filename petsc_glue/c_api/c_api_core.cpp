@@ -29,6 +29,27 @@ void clear_last_error() noexcept {
   last_error.clear();
 }
 
+ErrorCategory category_of(foehn_status status) noexcept {
+  switch (status) {
+    case FOEHN_ERROR_INVALID_INPUT:
+      return ErrorCategory::invalid_input;
+    case FOEHN_ERROR_CUDA:
+      return ErrorCategory::cuda;
+    case FOEHN_ERROR_PETSC:
+      return ErrorCategory::petsc;
+    case FOEHN_ERROR_IO:
+      return ErrorCategory::io;
+    case FOEHN_ERROR_OUT_OF_MEMORY:
+      return ErrorCategory::out_of_memory;
+    case FOEHN_ERROR_UNAVAILABLE:
+      return ErrorCategory::unavailable;
+    case FOEHN_ERROR_NUMERICAL:
+      return ErrorCategory::numerical;
+    default:
+      return ErrorCategory::internal;
+  }
+}
+
 foehn_status status_of(ErrorCategory category) noexcept {
   switch (category) {
     case ErrorCategory::invalid_input:
@@ -222,6 +243,15 @@ const char* foehn_version(void) {
 
 int foehn_has_cuda(void) {
   return FOEHN_HAVE_CUDA;
+}
+
+foehn_status foehn_report_error(foehn_status status, const char* message) {
+  if (status == FOEHN_SUCCESS) {
+    c_api::clear_last_error();
+  } else {
+    c_api::set_last_error(message ? message : "");
+  }
+  return status;
 }
 
 foehn_status foehn_mesh_create(int64_t node_count, const double* coordinates, int64_t tet_count,

@@ -3,6 +3,7 @@
 #include <petscvec.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "c_api_support.hpp"
@@ -69,16 +70,19 @@ foehn_status create_partitioned(const char* call, MPI_Comm comm, int64_t local_n
   return guarded(call, [&] {
     require(mesh, "mesh (the output handle)");
     *mesh = nullptr;
-    if (local_node_count < 0 || tet_count < 0 || tet_count > INT64_MAX / 4)
-      fail(ErrorCategory::invalid_input, "local_node_count ", local_node_count, " or tet_count ",
-           tet_count, " is out of range");
-    if (node_ids == nullptr && local_node_count > 0)
-      fail(ErrorCategory::invalid_input, "node_ids is NULL");
     petsc::PartitionedMeshArrays arrays;
+    // Local checks, agreed before the collective construction (no rank waits for a failed one).
+    petsc::detail::run_collectively(comm, [&] {
+      if (local_node_count < 0 || tet_count < 0 || tet_count > INT64_MAX / 4)
+        fail(ErrorCategory::invalid_input, "local_node_count ", local_node_count,
+             " or tet_count ", tet_count, " is out of range");
+      if (node_ids == nullptr && local_node_count > 0)
+        fail(ErrorCategory::invalid_input, "node_ids is NULL");
+      arrays.local.tets =
+          c_api::index_array(connectivity, tet_count * 4, index_bytes, "connectivity");
+    });
     arrays.local.coordinates = coordinates;
     arrays.local.node_count = local_node_count;
-    arrays.local.tets =
-        c_api::index_array(connectivity, tet_count * 4, index_bytes, "connectivity");
     arrays.local.index_base = index_base;
     arrays.local.orientation =
         orientation == FOEHN_ORIENTATION_FIX ? OrientationPolicy::fix : OrientationPolicy::check;
@@ -117,6 +121,16 @@ foehn_status foehn_mesh_create_partitioned_f(MPI_Fint comm, int64_t local_node_c
   return create_partitioned("foehn_mesh_create_partitioned_f", MPI_Comm_f2c(comm), local_node_count,
                             owned_node_count, coordinates, node_ids, tet_count, connectivity,
                             index_bytes, index_base, orientation, mesh);
+}
+
+foehn_status foehn_report_error_collective_f(MPI_Fint comm, foehn_status status,
+                                             const char* message) {
+  return guarded("foehn", [&] {
+    std::optional<petsc::detail::Failure> failure;
+    if (status != FOEHN_SUCCESS)
+      failure = petsc::detail::Failure{c_api::category_of(status), message ? message : ""};
+    petsc::detail::agree_on_failure(MPI_Comm_f2c(comm), failure);
+  });
 }
 
 foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_caller_local) {

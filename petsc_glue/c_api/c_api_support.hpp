@@ -35,6 +35,7 @@ using AnyBuiltinOperator = typename VariantOf<fe::BuiltinOperators>::type;
 void set_last_error(std::string message) noexcept;
 void clear_last_error() noexcept;
 foehn_status status_of(ErrorCategory category) noexcept;
+ErrorCategory category_of(foehn_status status) noexcept;  // the inverse of status_of
 
 // Runs body(); returns FOEHN_SUCCESS, or the status of what it threw with the message kept for
 // foehn_last_error(). `call` names the C function, for messages of unexpected exceptions.
