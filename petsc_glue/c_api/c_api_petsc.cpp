@@ -74,8 +74,8 @@ foehn_status create_partitioned(const char* call, MPI_Comm comm, int64_t local_n
     // Local checks, agreed before the collective construction (no rank waits for a failed one).
     petsc::detail::run_collectively(comm, [&] {
       if (local_node_count < 0 || tet_count < 0 || tet_count > INT64_MAX / 4)
-        fail(ErrorCategory::invalid_input, "local_node_count ", local_node_count,
-             " or tet_count ", tet_count, " is out of range");
+        fail(ErrorCategory::invalid_input, "local_node_count ", local_node_count, " or tet_count ",
+             tet_count, " is out of range");
       if (node_ids == nullptr && local_node_count > 0)
         fail(ErrorCategory::invalid_input, "node_ids is NULL");
       arrays.local.tets =

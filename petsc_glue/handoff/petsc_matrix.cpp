@@ -185,9 +185,9 @@ PetscMatrix::PetscMatrix(Mat caller_mat, const NodeNumbering& numbering,
         global_rows != want_global_rows || global_cols != want_global_cols)
       fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is ", local_rows, " x ",
            local_cols, " on this rank and ", global_rows, " x ", global_cols,
-           " in all; the mesh and the operator's ", block_rows, " x ", block_cols,
-           " blocks need ", want_local_rows, " x ", want_local_cols, " and ", want_global_rows,
-           " x ", want_global_cols);
+           " in all; the mesh and the operator's ", block_rows, " x ", block_cols, " blocks need ",
+           want_local_rows, " x ", want_local_cols, " and ", want_global_rows, " x ",
+           want_global_cols);
     const bool aij = !baij && type_name.find("aij") != std::string::npos;
     if (!aij && !baij)
       fail(ErrorCategory::invalid_input, "PetscMatrix: the caller's Mat is of type '", type_name,
@@ -293,8 +293,8 @@ void PetscMatrix::upload_duplicate_pattern() {
   // device copy and needs it to exist ("Missing MultStruct" otherwise, PETSc 3.26). Taking and
   // returning each local block's device array builds it, once, here.
   PetscBool distributed = PETSC_FALSE;
-  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_),
-                                           MATMPIAIJCUSPARSE, &distributed));
+  FOEHN_PETSC_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(mat_), MATMPIAIJCUSPARSE, &distributed));
   Mat blocks[2] = {mat_, nullptr};
   if (distributed) FOEHN_PETSC_CHECK(MatMPIAIJGetSeqAIJ(mat_, &blocks[0], &blocks[1], nullptr));
   for (Mat block : blocks) {

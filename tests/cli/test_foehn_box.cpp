@@ -175,7 +175,7 @@ TEST_F(BoxTool, ConvertsAMechanismAndRunsTheConvertedFile) {
       run_box("-mechanism " + chapman + " -write_mechanism " + path("chapman.yaml"));
   ASSERT_EQ(convert.exit_code, 0) << convert.output;
   EXPECT_NE(convert.output.find("written to"), std::string::npos) << convert.output;
-  const double f = 6.02214076e23 * 1e-6;  // molecule cm^-3 in one mol m^-3
+  const double f = 6.02214076e23 * 1e-6;                        // molecule cm^-3 in one mol m^-3
   const double cgs[] = {3.8e17, 8.0e16, 1.0e7, 1.0e1, 3.0e12};  // M, O2, O, O1D, O3
   const auto state = [&](double scale) {
     std::ostringstream text;

@@ -60,17 +60,18 @@ class CApiCollective : public ::testing::Test {
   void SetUp() override {
     alarm(120);  // a hang fails the test instead of CI's time limit
     part_ = caller_part();
-    ASSERT_EQ(foehn_mesh_create_partitioned(
-                  world(), static_cast<int64_t>(part_.ids.size()), part_.owned, part_.xyz.data(),
-                  part_.ids.data(), static_cast<int64_t>(part_.tets.size() / 4), part_.tets.data(),
-                  8, 0, FOEHN_ORIENTATION_FIX, &mesh_),
+    ASSERT_EQ(foehn_mesh_create_partitioned(world(), static_cast<int64_t>(part_.ids.size()),
+                                            part_.owned, part_.xyz.data(), part_.ids.data(),
+                                            static_cast<int64_t>(part_.tets.size() / 4),
+                                            part_.tets.data(), 8, 0, FOEHN_ORIENTATION_FIX, &mesh_),
               FOEHN_SUCCESS)
         << foehn_last_error();
     ASSERT_EQ(foehn_assembler_create(mesh_, "cpu", nullptr, &assembler_), FOEHN_SUCCESS)
         << foehn_last_error();
     ASSERT_EQ(foehn_operator_create("advection", &op_), FOEHN_SUCCESS);
     velocity_.assign(part_.ids.size() * 3, 0.0);
-    for (std::size_t n = 0; n < part_.ids.size(); ++n) velocity_[3 * n] = 10.0 + part_.xyz[3 * n + 2];
+    for (std::size_t n = 0; n < part_.ids.size(); ++n)
+      velocity_[3 * n] = 10.0 + part_.xyz[3 * n + 2];
   }
   void TearDown() override {
     foehn_matrix_destroy(&matrix_);
@@ -132,8 +133,8 @@ TEST_F(CApiCollective, AnRhsVecWithTheHaloOnOneRankFailsOnEveryRank) {
             FOEHN_SUCCESS);
   ASSERT_EQ(foehn_matrix_create(mesh_, assembler_, op_, nullptr, &matrix_), FOEHN_SUCCESS)
       << foehn_last_error();
-  const PetscInt local =
-      world_rank() == 1 ? static_cast<PetscInt>(part_.ids.size()) : static_cast<PetscInt>(owned_rows());
+  const PetscInt local = world_rank() == 1 ? static_cast<PetscInt>(part_.ids.size())
+                                           : static_cast<PetscInt>(owned_rows());
   Vec rhs = nullptr;
   ASSERT_EQ(VecCreateMPI(world(), local, PETSC_DETERMINE, &rhs), 0);
   expect_everywhere(foehn_assemble_into(matrix_, op_, FOEHN_MEMORY_HOST, rhs),

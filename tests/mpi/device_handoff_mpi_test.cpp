@@ -163,8 +163,8 @@ TEST(DeviceHandoffMpi, AMatrixOnAnothersLayoutHoldsWhatItsOwnWouldHold) {
     PetscMatrix shared(first, numbering, cpu.pattern(), 1, 1, options);
     EXPECT_TRUE(shared.shares_layout());
     set(shared, second_values);
-    PetscMatrix own(numbering, cpu.pattern(), 1, 1, options), first_again(numbering, cpu.pattern(),
-                                                                            1, 1, options);
+    PetscMatrix own(numbering, cpu.pattern(), 1, 1, options),
+        first_again(numbering, cpu.pattern(), 1, 1, options);
     EXPECT_FALSE(own.shares_layout());
     set(own, second_values);
     set(first_again, first_values);

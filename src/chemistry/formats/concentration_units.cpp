@@ -26,7 +26,7 @@ Mechanism in_concentration_unit(const Mechanism& mechanism, ConcentrationUnit un
   if (mechanism.concentration_unit == unit) return mechanism;
   // f: the factor from the mechanism's unit to `unit` for a concentration is 1/f.
   const double f = unit == ConcentrationUnit::mol_per_m3 ? molecules_per_cm3_per_mol_per_m3
-                                                          : 1.0 / molecules_per_cm3_per_mol_per_m3;
+                                                         : 1.0 / molecules_per_cm3_per_mol_per_m3;
   Mechanism out = mechanism;
   out.concentration_unit = unit;
   for (Species& species : out.species) {
@@ -69,7 +69,8 @@ Mechanism in_concentration_unit(const Mechanism& mechanism, ConcentrationUnit un
         break;  // the per-cell rate is given in the unit of the run; the factor has none
     }
     for (int slot = 0; slot < max_rate_parameters; ++slot)
-      if (!std::isfinite(p[slot]) || (p[slot] == 0.0 && before[static_cast<std::size_t>(slot)] != 0.0))
+      if (!std::isfinite(p[slot]) ||
+          (p[slot] == 0.0 && before[static_cast<std::size_t>(slot)] != 0.0))
         fail(ErrorCategory::invalid_input, "mechanism '", mechanism.name, "': reaction ", r, " (",
              mechanism.equation(mechanism.reactions[r]), ") overflows or underflows in ",
              concentration_unit_name(unit), " (parameter ", slot, ")");

@@ -49,7 +49,9 @@ const std::set<std::string>& physical_species_keys() {
 }
 
 // A v1 key the reader keeps as a user property of Foehn's mechanism (the writer restores it).
-std::string kept_key(const std::string& v1_key) { return "__openatmos " + v1_key; }
+std::string kept_key(const std::string& v1_key) {
+  return "__openatmos " + v1_key;
+}
 
 class V1Reader {
  public:
@@ -134,7 +136,8 @@ class V1Reader {
           // M: its concentration is the air's, held fixed within a step as Foehn's constant
           // species are (the box gives it; MICM computes it from T and p).
           if (!value.is_boolean())
-            fail(ErrorCategory::invalid_input, where, ": field 'is third body' must be true or false");
+            fail(ErrorCategory::invalid_input, where,
+                 ": field 'is third body' must be true or false");
           if (value.get<bool>()) {
             s["constant"] = true;
             s[kept_key(key)] = true;

@@ -175,7 +175,7 @@ TEST(MechanismFormats, WritersRoundTripThroughTheReaders) {
       fc::parse_mechanism_yaml(fc::mechanism_to_openatmos_v1_yaml(m), "w.yaml");
   EXPECT_EQ(fc::mechanism_to_openatmos_v1_json(from_json), v1_json);
   EXPECT_EQ(fc::mechanism_to_openatmos_v1_json(from_yaml), v1_json);
-  EXPECT_EQ(v1_json.find("tracer type"), std::string::npos);      // a key MICM refuses
+  EXPECT_EQ(v1_json.find("tracer type"), std::string::npos);         // a key MICM refuses
   EXPECT_EQ(v1_json.find("concentration unit"), std::string::npos);  // MICM ignores it
   EXPECT_NE(v1_json.find("\"is third body\": true"), std::string::npos);
   const std::string foehn = fc::mechanism_to_json(from_json);
@@ -225,9 +225,8 @@ TEST(MechanismFormats, OpenAtmosV1RefusesWhatMicmWouldRefuseOrMisread) {
       {"reactants[0]", "both 'name' and 'species name'"});
   expect_rejected([&] { return v1(v1_with("", R"(, "is third body": "yes")")); },
                   {"species 0 ('A')", "'is third body' must be true or false"});
-  expect_rejected(
-      [&] { return v1(v1_with("", R"(, "constant concentration [mol m-3]": -1)")); },
-      {"species 0 ('A')", "is negative"});
+  expect_rejected([&] { return v1(v1_with("", R"(, "constant concentration [mol m-3]": -1)")); },
+                  {"species 0 ('A')", "is negative"});
   // Foehn lets two photolysis reactions share the rate jNO2; MICM needs unique labels.
   fc::Mechanism shared = fc::read_mechanism(four_formats + "small.foehn.json");
   for (fc::Species& species : shared.species)
@@ -239,8 +238,7 @@ TEST(MechanismFormats, OpenAtmosV1RefusesWhatMicmWouldRefuseOrMisread) {
 // The writer converts molecule cm^-3 to MICM's mol m^-3: the same rates, so a box run of the
 // converted mechanism from the converted state ends in the converted concentrations.
 TEST(MechanismFormats, MoleculesPerCm3AndMolPerM3GiveTheSameRun) {
-  const fc::Mechanism cgs =
-      fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/chapman.json");
+  const fc::Mechanism cgs = fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/chapman.json");
   const fc::Mechanism si = fc::parse_mechanism(fc::mechanism_to_openatmos_v1_json(cgs), "w.json");
   ASSERT_EQ(si.concentration_unit, fc::ConcentrationUnit::mol_per_m3);
   const double per_mol_m3 = 6.02214076e23 * 1e-6;  // molecule cm^-3 in one mol m^-3

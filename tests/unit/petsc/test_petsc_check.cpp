@@ -12,7 +12,8 @@
 namespace foehn {
 namespace {
 
-// PETSc's handler stays quiet while a test provokes errors on purpose (as Foehn's programs have it).
+// PETSc's handler stays quiet while a test provokes errors on purpose (as Foehn's programs have
+// it).
 class PetscCheck : public ::testing::Test {
  protected:
   void SetUp() override { PetscPushErrorHandler(PetscReturnErrorHandler, nullptr); }
@@ -39,7 +40,8 @@ TEST_F(PetscCheck, CarriesPetscsMessageFromWhereTheErrorArose) {
   EXPECT_NE(message.find("failed with PETSc error 75 (Arguments are incompatible: "),
             std::string::npos)
       << message;
-  EXPECT_NE(message.find("Local size 10 cannot be larger than global size 5"), std::string::npos) << message;
+  EXPECT_NE(message.find("Local size 10 cannot be larger than global size 5"), std::string::npos)
+      << message;
   EXPECT_EQ(message.find('\n'), std::string::npos) << message;
 }
 

@@ -31,8 +31,8 @@ std::string written(const std::filesystem::path& path) {
 }
 
 TEST(Xdmf, ACollectionCarriesTheFilesTimeAsItsSectionsDo) {
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() / ("foehn_xdmf_test_" + std::to_string(::getpid()) + ".xmf");
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("foehn_xdmf_test_" + std::to_string(::getpid()) + ".xmf");
   write_xdmf(path, 1200.0, {plane("xz"), plane("yz")});
   const std::string text = written(path);
   std::filesystem::remove(path);
@@ -45,7 +45,8 @@ TEST(Xdmf, ACollectionCarriesTheFilesTimeAsItsSectionsDo) {
   EXPECT_LT(first_time, first_section) << "the collection's own time comes first:\n" << text;
   // ... and every section keeps it too: three in all.
   std::size_t times = 0;
-  for (std::size_t at = text.find("<Time "); at != std::string::npos; at = text.find("<Time ", at + 1))
+  for (std::size_t at = text.find("<Time "); at != std::string::npos;
+       at = text.find("<Time ", at + 1))
     ++times;
   EXPECT_EQ(times, 3u) << text;
 }

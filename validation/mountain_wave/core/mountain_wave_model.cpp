@@ -94,10 +94,10 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   // PETSc's COO maps with the first (petsc::PetscMatrix's same_layout constructor), which is
   // built once instead of seven times.
   const auto scalar_matrix = [&](const petsc::MatrixHandoffOptions& options) {
-    return s.transport[0] ? std::make_unique<petsc::PetscMatrix>(*s.transport[0], s.numbering,
-                                                                 pattern, 1, 1, options)
-                          : std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1,
-                                                                 options);
+    return s.transport[0]
+               ? std::make_unique<petsc::PetscMatrix>(*s.transport[0], s.numbering, pattern, 1, 1,
+                                                      options)
+               : std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options);
   };
   for (int k = 0; k < transported_count; ++k) {
     static constexpr const char* prefixes[] = {"theta_", "qv_", "qc_", "qr_"};
