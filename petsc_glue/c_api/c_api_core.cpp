@@ -5,6 +5,7 @@
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "c_api_support.hpp"
 #include "foehn/config.hpp"
@@ -29,46 +30,30 @@ void clear_last_error() noexcept {
   last_error.clear();
 }
 
+namespace {
+
+// One row per category: the status the C ABI returns for it, and back.
+constexpr std::pair<ErrorCategory, foehn_status> status_of_category[] = {
+    {ErrorCategory::invalid_input, FOEHN_ERROR_INVALID_INPUT},
+    {ErrorCategory::cuda, FOEHN_ERROR_CUDA},
+    {ErrorCategory::petsc, FOEHN_ERROR_PETSC},
+    {ErrorCategory::io, FOEHN_ERROR_IO},
+    {ErrorCategory::out_of_memory, FOEHN_ERROR_OUT_OF_MEMORY},
+    {ErrorCategory::unavailable, FOEHN_ERROR_UNAVAILABLE},
+    {ErrorCategory::numerical, FOEHN_ERROR_NUMERICAL},
+    {ErrorCategory::internal, FOEHN_ERROR_INTERNAL}};
+
+}  // namespace
+
 ErrorCategory category_of(foehn_status status) noexcept {
-  switch (status) {
-    case FOEHN_ERROR_INVALID_INPUT:
-      return ErrorCategory::invalid_input;
-    case FOEHN_ERROR_CUDA:
-      return ErrorCategory::cuda;
-    case FOEHN_ERROR_PETSC:
-      return ErrorCategory::petsc;
-    case FOEHN_ERROR_IO:
-      return ErrorCategory::io;
-    case FOEHN_ERROR_OUT_OF_MEMORY:
-      return ErrorCategory::out_of_memory;
-    case FOEHN_ERROR_UNAVAILABLE:
-      return ErrorCategory::unavailable;
-    case FOEHN_ERROR_NUMERICAL:
-      return ErrorCategory::numerical;
-    default:
-      return ErrorCategory::internal;
-  }
+  for (const auto& [category, code] : status_of_category)
+    if (code == status) return category;
+  return ErrorCategory::internal;
 }
 
 foehn_status status_of(ErrorCategory category) noexcept {
-  switch (category) {
-    case ErrorCategory::invalid_input:
-      return FOEHN_ERROR_INVALID_INPUT;
-    case ErrorCategory::cuda:
-      return FOEHN_ERROR_CUDA;
-    case ErrorCategory::petsc:
-      return FOEHN_ERROR_PETSC;
-    case ErrorCategory::io:
-      return FOEHN_ERROR_IO;
-    case ErrorCategory::out_of_memory:
-      return FOEHN_ERROR_OUT_OF_MEMORY;
-    case ErrorCategory::unavailable:
-      return FOEHN_ERROR_UNAVAILABLE;
-    case ErrorCategory::numerical:
-      return FOEHN_ERROR_NUMERICAL;
-    case ErrorCategory::internal:
-      return FOEHN_ERROR_INTERNAL;
-  }
+  for (const auto& [known, code] : status_of_category)
+    if (known == category) return code;
   return FOEHN_ERROR_INTERNAL;
 }
 
