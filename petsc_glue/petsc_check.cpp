@@ -22,14 +22,23 @@ bool says_out_of_memory(std::string_view specific) {
   return false;
 }
 
+// PETSc 3.18 (Debian's) declares the specific message char**, later versions const char**:
+// the type is taken from the declaration.
+template <class Result, class Code, class Text, class Specific>
+const char* specific_message(Result (*message)(Code, Text, Specific*), PetscErrorCode code,
+                             const char** text) {
+  Specific specific = nullptr;
+  message(static_cast<Code>(code), text, &specific);
+  return specific;
+}
+
 }  // namespace
 
 void throw_petsc_error(PetscErrorCode code, const char* expression, const char* file, int line) {
   const char* text = nullptr;
   // PETSc's message from where the error arose (PetscError keeps the first of each error):
   // for a GPU error it names the CUDA or cuSPARSE status, which the code alone does not.
-  const char* specific = nullptr;
-  PetscErrorMessage(code, &text, &specific);
+  const char* specific = specific_message(&PetscErrorMessage, code, &text);
   std::string detail = specific ? specific : "";
   while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
   for (char& c : detail)

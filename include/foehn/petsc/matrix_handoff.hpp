@@ -86,7 +86,8 @@ class PetscMatrix {
   // the new Mat is a MatDuplicate of its Mat and shares PETSc's COO maps instead of building
   // its own. That sort is most of a multi-rank set-up (MatSetPreallocationCOO) and the maps
   // live on the GPU for a device matrix. Otherwise (one rank, another format or placement) it
-  // is built as by the constructor above. Collective on numbering.comm.
+  // is built as by the constructor above (so too with a PETSc older than 3.21, whose
+  // MatDuplicate does not carry COO maps). Collective on numbering.comm.
   PetscMatrix(const PetscMatrix& same_layout, const NodeNumbering& numbering,
               std::shared_ptr<const fe::CsrPattern> local_pattern, int block_rows, int block_cols,
               const MatrixHandoffOptions& options = {});
