@@ -5,9 +5,7 @@
 #   per GPU, never more, since ranks sharing a GPU take turns on it and wait for each other in
 #   every Krylov iteration (4 ranks on 2 GPUs: 5.4x slower per step than 1 rank on 1 GPU). Below
 #   FOEHN_TETS_PER_GPU tets per GPU (default: where a second GPU was measured to start paying)
-#   fewer GPUs are faster, so only as many GPUs as the case fills are used: at least one. Several
-#   ranks take at most 8 M tets each (GAMG's GPU set-up limit, docs/scaling.md): more GPUs where
-#   there are enough, else one.
+#   fewer GPUs are faster, so only as many GPUs as the case fills are used: at least one.
 # - no GPU: one rank per core, at most four (the CPU-only default case gains little past four).
 # FOEHN_RANKS overrides all of it; FOEHN_CUDA_BACKEND=1|0 says whether the build has the CUDA
 # backend where its CMake cache is not at hand (a packed copy on a GPU host).
@@ -49,16 +47,6 @@ if ((gpus > 0)); then
   wanted=$((tets / per_gpu))
   ((wanted < 1)) && wanted=1
   ranks=$((wanted < gpus ? wanted : gpus))
-  # Several ranks hold at most FOEHN_TETS_PER_RANK_LIMIT tets each (GAMG's GPU set-up runs out of
-  # cuSPARSE resources beyond it, docs/scaling.md; foehn-mountainwave refuses such a case): take
-  # more GPUs where the host has them, else one GPU alone.
-  limit=${FOEHN_TETS_PER_RANK_LIMIT:-8000000}
-  [[ $limit =~ $positive ]] ||
-    { echo "ranks-for-host: FOEHN_TETS_PER_RANK_LIMIT='$limit' is not a tet count" >&2; exit 2; }
-  if ((ranks > 1 && tets * 105 / 100 > ranks * limit)); then
-    ranks=$(((tets * 105 / 100 + limit - 1) / limit))
-    ((ranks > gpus)) && ranks=1
-  fi
   echo "$ranks"
 else
   cores=$(nproc 2>/dev/null || echo 1)

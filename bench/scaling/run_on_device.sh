@@ -22,7 +22,10 @@
 #   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs each other of GPUS
 #   chemistry bench_chemistry_distributed: CELLS (1e6) cells, 1 GPU vs each other of GPUS
 #   stencil   bench_stencils_distributed: STENCIL_N (8192) squared x 64, 1 GPU vs each of GPUS
+#             (STENCIL_REPEATS timed runs, 3)
 #   logview   -log_view of STRONG_TETS' second size on each of GPUS (where the time goes)
+#   hostptap  HOSTPTAP_TETS (20 M) on each of GPUS with GAMG's Galerkin products formed on the
+#             host (-matptap_backend_cpu): past the per-rank cuSPARSE limit of several ranks
 #   clear     2 GPUs at CLEAR_TETS (5 M) with -mat_product_clear 1 (GAMG's product buffers freed
 #             on several ranks: what failed at 20 M), beside the default
 # Each run leaves $RUNS/<name>/{timing.json,run.json} and $RUNS/<name>.log; `pack` (always last)
@@ -170,12 +173,16 @@ for mode in "$@"; do
         case $mode in
           particles) args=(bench_particles_distributed -parcels "${PARCELS:-2e8}") ;;
           chemistry) args=(bench_chemistry_distributed -cells "${CELLS:-1e6}") ;;
-          stencil) args=(bench_stencils_distributed -n "${STENCIL_N:-8192}" -nz 64) ;;
+          stencil) args=(bench_stencils_distributed -n "${STENCIL_N:-8192}" -nz 64 -repeats "${STENCIL_REPEATS:-3}") ;;
         esac
         echo "== $mode on $n GPUs"
         timeout "${RUN_LIMIT:-300}" $run $mpi -n "$n" "${args[@]}" -out_dir "$runs/$mode-${n}gpu" 2>&1 |
           quiet | tee "$runs/$mode-${n}gpu.log" | tail -n 6
       done
+      ;;
+    hostptap)
+      tets=${HOSTPTAP_TETS:-20000000}
+      for n in $gpus; do mw "hostptap-$tets-${n}gpu" "$n" "$tets" -matptap_backend_cpu; done
       ;;
     clear)
       tets=${CLEAR_TETS:-5000000}

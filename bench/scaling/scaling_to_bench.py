@@ -9,6 +9,10 @@ case its efficiency (one GPU's step time / two GPUs' at twice the tets).
     scaling_to_bench.py --runs DIR --commit abc1234 --device "NVIDIA H200" \\
         --command "bench/scaling/run_on_device.sh tests krylov strong" \\
         --out bench/results/mountainwave-scaling-h200-20261126
+
+Several device calls go into one result with --runs LABEL=DIR once per call (each with its own
+--krylov variants file as LABEL=FILE where it differs): runs pair only within their call, and
+every case carries "device_call": LABEL.
 """
 import argparse
 import json
@@ -68,27 +72,11 @@ def gpus_in(name):
     return int(found.group(1)) if found else 1
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", required=True)
-    parser.add_argument("--commit", required=True)
-    parser.add_argument("--device", required=True)
-    parser.add_argument("--command", required=True)
-    parser.add_argument("--krylov", default="bench/scaling/krylov_variants.txt",
-                        help="the variants file of the krylov runs, to name them")
-    parser.add_argument("--memory", default="bench/scaling/memory_variants.txt",
-                        help="the variants file of the memory runs, to name them")
-    parser.add_argument("--calls", default="",
-                        help="which device call made which runs: 'prefix=call,...' (ratios "
-                             "only pair runs of one call)")
-    parser.add_argument("--host-gpus", type=int, default=2,
-                        help="GPUs of the host (the main job's launches put one rank on each)")
-    parser.add_argument("--out", required=True, help="path without extension")
-    args = parser.parse_args()
-
-    names = sorted(d for d in os.listdir(args.runs)
-                   if os.path.isdir(os.path.join(args.runs, d)))
-    runs = {n: load_run(args.runs, n) for n in names}
+def cases_of_call(args, folder, krylov):
+    """The cases of the runs of one device call (the folder its tarball unpacks into)."""
+    names = sorted(d for d in os.listdir(folder)
+                   if os.path.isdir(os.path.join(folder, d)))
+    runs = {n: load_run(folder, n) for n in names}
     runs = {n: d for n, d in runs.items() if d is not None}
     def variants_of(path):
         if not os.path.exists(path):
@@ -96,7 +84,7 @@ def main():
         with open(path) as f:
             return [line.rstrip("\n") for line in f if not line.startswith("#")]
 
-    krylov_variants = variants_of(args.krylov)
+    krylov_variants = variants_of(krylov)
     memory_variants = variants_of(args.memory)
     calls = dict(item.split("=", 1) for item in args.calls.split(",") if "=" in item)
     best_main = min((d["rows"]["total"] for n, d in runs.items() if n.startswith("main-")),
@@ -135,6 +123,13 @@ def main():
             if one is not None and one["run"]["tets"] == data["run"]["tets"]:
                 case["baseline"] = "1_gpu"
                 case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
+        elif name.startswith("hostptap-"):
+            tets = name.split("-")[1]
+            case = case_of(name, data, f"galerkin_products_on_host_{gpus}gpu", gpus)
+            one = runs.get(f"hostptap-{tets}-1gpu")
+            if gpus > 1 and one is not None:
+                case["baseline"] = "1_gpu"
+                case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
         elif name.startswith("clear-"):
             case = case_of(name, data, name.split("-", 2)[2], gpus)
         elif name.startswith("memory-"):
@@ -155,8 +150,42 @@ def main():
             if name.startswith(prefix):
                 case["device_call"] = call
         cases.append(case)
+    return cases
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", required=True, action="append",
+                        help="DIR, or LABEL=DIR once per device call")
+    parser.add_argument("--commit", required=True)
+    parser.add_argument("--device", required=True)
+    parser.add_argument("--command", required=True)
+    parser.add_argument("--krylov", default=[], action="append",
+                        help="the variants file of the krylov runs, to name them (LABEL=FILE "
+                             "for one call; bench/scaling/krylov_variants.txt where none)")
+    parser.add_argument("--memory", default="bench/scaling/memory_variants.txt",
+                        help="the variants file of the memory runs, to name them")
+    parser.add_argument("--calls", default="",
+                        help="which device call made which runs: 'prefix=call,...' (ratios "
+                             "only pair runs of one call)")
+    parser.add_argument("--host-gpus", type=int, default=2,
+                        help="GPUs of the host (the main job's launches put one rank on each)")
+    parser.add_argument("--out", required=True, help="path without extension")
+    args = parser.parse_args()
+
+    krylov_files = dict(item.split("=", 1) if "=" in item else ("", item)
+                        for item in args.krylov)
+    cases = []
+    for item in args.runs:
+        label, folder = item.split("=", 1) if "=" in item else ("", item)
+        krylov = krylov_files.get(label, krylov_files.get("", "bench/scaling/krylov_variants.txt"))
+        for case in cases_of_call(args, folder, krylov):
+            if label:
+                case["device_call"] = label
+                case["run"] = f"{label}/{case['run']}"
+            cases.append(case)
     if not cases:
-        sys.exit(f"no runs with timing.json and run.json under {args.runs}")
+        sys.exit(f"no runs with timing.json and run.json under {', '.join(args.runs)}")
     report = {"area": "mountainwave", "device": args.device, "commit": args.commit,
               "command": args.command, "date": date.today().isoformat(),
               "protocol": "per-step mean of the timed steps after the warm-up steps, the "

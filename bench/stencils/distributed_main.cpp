@@ -6,9 +6,9 @@
 // For each rank count: the N x N x nz periodic field (the published cube) split by
 // DistributedHorizontalDiffusion, one untimed warm-up run, then `repeats` timed runs (wall clock
 // from a barrier to a barrier, median), with the per-step compute and exchange time of the
-// slowest rank. Baseline: the one-device kernel on the whole field (CudaHorizontalDiffusion,
-// automatic = fused_wrap, on rank 0's device), or diffuse_openmp for -backend cpu.
-// Check: every gathered field bitwise equal to the baseline's.
+// slowest rank, on GPUs with halos GPU to GPU and through the host. Baseline: the one-device kernel
+// on the whole field (CudaHorizontalDiffusion, automatic = fused_wrap, on rank 0's device), or
+// diffuse_openmp for -backend cpu. Check: every gathered field bitwise equal to the baseline's.
 //
 //   mpirun -n 4 bench_stencils_distributed [-n 2048] [-nz 64] [-iterations 256] [-repeats 3]
 //          [-backend cuda|cpu] [-out_dir DIR] [-foehn_devices 0,1,...]
@@ -88,18 +88,22 @@ struct Measured {
   double compute_ms_per_step = 0.0;
   double exchange_ms_per_step = 0.0;
   bool bitwise_equal = false;
+  std::string halo_routes;  // rank 0's
 };
 
 Measured run_ranks(MPI_Comm comm, const StencilGrid& grid, const Options& o,
-                   const std::vector<float>& initial, const std::vector<float>& expected) {
+                   const std::vector<float>& initial, const std::vector<float>& expected,
+                   bool gpu_to_gpu_halos) {
   HorizontalDiffusion options;
   options.iterations = o.iterations;
-  DistributedHorizontalDiffusion<float> diffusion(comm, grid, options, {.backend = o.backend});
+  DistributedHorizontalDiffusion<float> diffusion(
+      comm, grid, options, {.backend = o.backend, .gpu_to_gpu_halos = gpu_to_gpu_halos});
   const std::vector<float> local_initial = local_field_of<float>(initial, diffusion.block());
   diffusion.set_field(local_initial);
   diffusion.run();  // warm-up: first launches, MPI connections
   std::vector<double> samples;
   Measured m;
+  m.halo_routes = diffusion.halo_routes();
   for (int repeat = 0; repeat < o.repeats; ++repeat) {
     diffusion.set_field(local_initial);
     diffusion.reset_timing();
@@ -212,11 +216,15 @@ int run(int argc, char** argv) {
     FOEHN_MPI_CHECK(MPI_Comm_split(world, rank < ranks ? 0 : MPI_UNDEFINED, rank, &sub));
     if (sub != MPI_COMM_NULL) {
       const int gpus = gpu ? bench::distinct_devices(sub, device) : 0;
-      const Measured m = run_ranks(sub, grid, o, initial, expected);
-      if (ranks == 1) one_rank_ms = m.time_ms;
-      if (rank == 0) {
+      // On GPUs both halo routes, GPU to GPU (the default) and through the host, in one run.
+      for (const bool gpu_to_gpu :
+           gpu ? std::vector<bool>{true, false} : std::vector<bool>{false}) {
+        const Measured m = run_ranks(sub, grid, o, initial, expected, gpu_to_gpu);
+        if (ranks == 1 && gpu_to_gpu == gpu) one_rank_ms = m.time_ms;
+        if (rank != 0) continue;
         const std::string variant = "distributed_" + std::to_string(ranks) + "ranks_" +
-                                    (gpu ? std::to_string(gpus) + "gpus" : "cpu");
+                                    (gpu ? std::to_string(gpus) + "gpus" : "cpu") +
+                                    (gpu ? (gpu_to_gpu ? "_gpu_to_gpu" : "_host_staged") : "");
         BenchCase c = make_case(grid, o, variant, m.time_ms);
         c.gpus = gpus;
         c.ranks = ranks;
@@ -228,13 +236,14 @@ int run(int argc, char** argv) {
         report.cases.push_back(c);
         const double vs_one_rank = one_rank_ms / m.time_ms;
         std::printf(
-            "%d ranks on %d GPU(s): %.3f ms (%.3f ms/step: compute %.3f, exchange %.3f, slowest "
-            "rank), x%.3f vs %s, x%.3f vs 1 rank%s\n",
-            ranks, gpus, m.time_ms, m.time_ms / o.iterations, m.compute_ms_per_step,
-            m.exchange_ms_per_step, c.speedup_vs_baseline.value_or(0), baseline_variant.c_str(),
-            vs_one_rank, m.bitwise_equal ? "" : "  CHECK FAILED (not bitwise equal)");
+            "%d ranks on %d GPU(s), halos %s: %.3f ms (%.3f ms/step: compute %.3f, exchange "
+            "%.3f, slowest rank), x%.3f vs %s, x%.3f vs 1 rank%s\n",
+            ranks, gpus, m.halo_routes.c_str(), m.time_ms, m.time_ms / o.iterations,
+            m.compute_ms_per_step, m.exchange_ms_per_step, c.speedup_vs_baseline.value_or(0),
+            baseline_variant.c_str(), vs_one_rank,
+            m.bitwise_equal ? "" : "  CHECK FAILED (not bitwise equal)");
         report.notes.push_back(
-            std::to_string(ranks) + " ranks on " + std::to_string(gpus) + " GPU(s): per step " +
+            variant + " (halos: " + m.halo_routes + "): per step " +
             std::to_string(m.compute_ms_per_step) + " ms compute + " +
             std::to_string(m.exchange_ms_per_step) + " ms halo exchange (slowest rank, mean of " +
             "the timed runs); " + std::to_string(vs_one_rank) + "x the 1-rank distributed run" +
@@ -257,8 +266,10 @@ int run(int argc, char** argv) {
            "(median of " +
            std::to_string(o.repeats) + " after a warm-up run), baseline by " +
            (gpu ? "CUDA events" : "wall clock"),
-       "distributed blocks take Dirichlet-band steps between halo exchanges staged through "
-       "pinned host memory (MPI is not CUDA-aware); gpus = distinct devices used by the ranks",
+       "distributed blocks take Dirichlet-band steps between halo exchanges; on GPUs each rank "
+       "count runs twice: halos GPU to GPU between ranks of one host (CUDA IPC, on the GPU for "
+       "a rank that is its own periodic neighbour) and staged through pinned host memory and "
+       "MPI (which is not CUDA-aware here); gpus = distinct devices used by the ranks",
        "check: every gathered distributed field bitwise equal to the baseline's"});
   if (!ok) {
     std::printf("%s\nA check failed: no result files written.\n",

@@ -137,22 +137,41 @@ void CudaHorizontalDiffusion<T>::copy_box(const StencilBox& box, bool to_host, c
                                           T* host_values) const {
   const std::size_t count = box.size(grid_);
   if (box_staging_.size() < count) box_staging_ = DeviceArray<T>(count, stream);
+  if (to_host) {
+    launch_box_copy<true>(box, box_staging_.data(), stream);
+    box_staging_.copy_to_host_async(std::span<T>(host_values, count), stream);
+  } else {
+    box_staging_.copy_from_host_async(std::span<const T>(host_values, count), stream);
+    launch_box_copy<false>(box, box_staging_.data(), stream);
+  }
+}
+
+template <typename T>
+template <bool pack>
+void CudaHorizontalDiffusion<T>::launch_box_copy(const StencilBox& box, T* dense,
+                                                 const Stream& stream) const {
   const int per_level = box.width * box.height;
   const dim3 blocks(static_cast<unsigned>(std::min(ceil_div(per_level, halo_threads), 1024)),
                     static_cast<unsigned>(grid_.nz));
   // The field is not changed when packing; one kernel template serves both directions.
   T* field = const_cast<T*>(buffers_[current_].data());
-  if (to_host) {
-    kernels::box_copy_kernel<T, true>
-        <<<blocks, halo_threads, 0, native(stream)>>>(field, box_staging_.data(), grid_, box);
-    FOEHN_CUDA_CHECK_LAUNCH("box_copy_kernel (pack)");
-    box_staging_.copy_to_host_async(std::span<T>(host_values, count), stream);
-  } else {
-    box_staging_.copy_from_host_async(std::span<const T>(host_values, count), stream);
-    kernels::box_copy_kernel<T, false>
-        <<<blocks, halo_threads, 0, native(stream)>>>(field, box_staging_.data(), grid_, box);
-    FOEHN_CUDA_CHECK_LAUNCH("box_copy_kernel (unpack)");
-  }
+  kernels::box_copy_kernel<T, pack>
+      <<<blocks, halo_threads, 0, native(stream)>>>(field, dense, grid_, box);
+  FOEHN_CUDA_CHECK_LAUNCH(pack ? "box_copy_kernel (pack)" : "box_copy_kernel (unpack)");
+}
+
+template <typename T>
+void CudaHorizontalDiffusion<T>::pack_box(const StencilBox& box, T* device_values,
+                                          std::size_t count, const Stream& stream) const {
+  validate(grid_, box, count, "CudaHorizontalDiffusion::pack_box");
+  launch_box_copy<true>(box, device_values, stream);
+}
+
+template <typename T>
+void CudaHorizontalDiffusion<T>::unpack_box(const StencilBox& box, const T* device_values,
+                                            std::size_t count, const Stream& stream) {
+  validate(grid_, box, count, "CudaHorizontalDiffusion::unpack_box");
+  launch_box_copy<false>(box, const_cast<T*>(device_values), stream);
 }
 
 template <typename T>

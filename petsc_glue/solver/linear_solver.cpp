@@ -223,21 +223,30 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   if (std::isnan(settings.gamg_threshold))
     fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
          ": gamg_threshold is NaN");
+  if (settings.gamg_process_eq_limit < 0)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": gamg_process_eq_limit must be >= 0, got ", settings.gamg_process_eq_limit);
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
   FOEHN_PETSC_CHECK(KSPSetFromOptions(ksp_));
   // After the command line, so that it also reaches a GAMG chosen there (-<prefix>pc_type gamg
-  // over a BoomerAMG default); an explicit -<prefix>pc_gamg_threshold still wins.
-  PetscBool gamg = PETSC_FALSE, threshold_given = PETSC_FALSE;
+  // over a BoomerAMG default); explicit -<prefix>pc_gamg_threshold and
+  // -<prefix>pc_gamg_process_eq_limit still win.
+  PetscBool gamg = PETSC_FALSE, threshold_given = PETSC_FALSE, eq_limit_given = PETSC_FALSE;
+  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
   FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
-  FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(),
-                                        "-pc_gamg_threshold", &threshold_given));
+  FOEHN_PETSC_CHECK(
+      PetscOptionsHasName(nullptr, options_prefix, "-pc_gamg_threshold", &threshold_given));
+  FOEHN_PETSC_CHECK(
+      PetscOptionsHasName(nullptr, options_prefix, "-pc_gamg_process_eq_limit", &eq_limit_given));
   if (gamg && settings.gamg_threshold >= 0 && !threshold_given) {
     PetscReal threshold = settings.gamg_threshold;
     FOEHN_PETSC_CHECK(PCGAMGSetThreshold(pc, &threshold, 1));
   }
+  if (gamg && settings.gamg_process_eq_limit > 0 && !eq_limit_given)
+    FOEHN_PETSC_CHECK(PCGAMGSetProcEqLim(pc, settings.gamg_process_eq_limit));
 
   // Foehn's options with the solver's prefix, listed by -help beside PETSc's.
   int rebuild_interval = settings.pc_rebuild_interval;

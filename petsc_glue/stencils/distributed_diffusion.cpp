@@ -9,7 +9,9 @@
 #include <utility>
 
 #include "foehn/petsc/mpi_collective.hpp"
+#include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/peer_memory.hpp"
 #include "foehn/runtime/pinned_array.hpp"
 
 namespace foehn::stencils {
@@ -89,6 +91,14 @@ std::vector<T> local_field_of(std::span<const T> global_field, const StencilBloc
   return field;
 }
 
+// How a halo travels to and from the neighbour on one side of one direction.
+enum class HaloRoute {
+  none,  // no neighbour (Dirichlet edge)
+  host,  // through host memory and MPI (always on the cpu backend; between hosts)
+  peer,  // GPU to GPU: this rank copies into the neighbour's mapped receive buffer
+  self,  // the rank is its own periodic neighbour: a copy on its GPU
+};
+
 // Send and receive buffers of the two directions: [dimension][low/high side].
 template <typename T>
 struct DistributedHorizontalDiffusion<T>::HaloBuffers {
@@ -97,6 +107,16 @@ struct DistributedHorizontalDiffusion<T>::HaloBuffers {
   std::span<T> span(bool gpu, int what, int dimension, int side) {
     return gpu ? pinned[what][dimension][side].span() : std::span<T>(host[what][dimension][side]);
   }
+  HaloRoute route[2][2] = {};  // [dimension][side]
+  std::size_t values[2] = {};  // per box of [dimension]
+  // GPU-to-GPU routes, [dimension][side][parity]: exchanges alternate between two receive
+  // buffers, so that a neighbour one exchange ahead never overwrites a halo not yet unpacked
+  // (two ahead it cannot be: it would need this rank's next notification).
+  ExportedDeviceMemory receive_device[2][2][2];  // this rank's, written by the neighbour
+  MappedPeerMemory neighbour_receive[2][2][2];   // the neighbour's, written by this rank
+  DeviceArray<T> send_device[2][2];              // the packed send box
+  long long exchanges = 0;
+  std::string why_not_gpu_to_gpu;  // set when GPU-to-GPU copies were asked for but failed
 };
 
 template <typename T>
@@ -108,23 +128,24 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
       petsc::detail::comm_shape(comm, "DistributedHorizontalDiffusion");
   // Every rank must run the same problem: compare what each was given (min and max agree).
   // The process grid too: MPI_Cart_create with different dims on different ranks is erroneous.
-  double facts[8] = {
+  double facts[9] = {
       static_cast<double>(global.nx),          static_cast<double>(global.ny),
       static_cast<double>(global.nz),          options.alpha,
       static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0,
-      static_cast<double>(settings.ranks_x),   static_cast<double>(settings.ranks_y)};
-  double lowest[8], highest[8];
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 8, MPI_DOUBLE, MPI_MIN, comm));
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 8, MPI_DOUBLE, MPI_MAX, comm));
+      static_cast<double>(settings.ranks_x),   static_cast<double>(settings.ranks_y),
+      settings.gpu_to_gpu_halos ? 1.0 : 0.0};
+  double lowest[9], highest[9];
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 9, MPI_DOUBLE, MPI_MIN, comm));
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 9, MPI_DOUBLE, MPI_MAX, comm));
   int dims[2] = {settings.ranks_y, settings.ranks_x};  // MPI order: y, then x (fastest)
   run_collectively(comm, [&] {
-    for (int f = 0; f < 8; ++f) {
+    for (int f = 0; f < 9; ++f) {
       // NaN alpha compares unequal to itself; validate() below names it.
       if (lowest[f] != highest[f] && !(f == 3 && !std::isfinite(options.alpha))) {
         fail(ErrorCategory::invalid_input,
              "DistributedHorizontalDiffusion: the ranks were given different grids or options "
-             "(nx, ny, nz, alpha, iterations, boundary and the process grid must be the same on "
-             "every rank)");
+             "(nx, ny, nz, alpha, iterations, boundary, the process grid and gpu_to_gpu_halos must "
+             "be the same on every rank)");
       }
     }
     validate(global, options, global.size(), "DistributedHorizontalDiffusion");
@@ -171,15 +192,138 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
       } else {
         host_field_.assign(local.size(), T(0));
       }
+      buffers_->values[0] = sizes[0];
+      buffers_->values[1] = sizes[1];
     });
+    set_up_gpu_halo_routes(backend_ == Backend::cuda && settings.gpu_to_gpu_halos);
   } catch (...) {
     MPI_Comm_free(&cart_);
     throw;
   }
 }
 
+// Collective. Each rank names its neighbours' routes the same way the neighbour names its own
+// (both sides see whether they share a host), so the two ends of every halo agree. A failure to
+// export or map GPU memory (no IPC between the processes: separate containers, a GPU in
+// exclusive mode) falls back to host routes on every rank, and halo_routes() says why.
+template <typename T>
+void DistributedHorizontalDiffusion<T>::set_up_gpu_halo_routes(bool gpu_to_gpu) {
+  int me = 0;
+  FOEHN_MPI_CHECK(MPI_Comm_rank(cart_, &me));
+  MPI_Comm host_comm = MPI_COMM_NULL;
+  MPI_Group cart_group = MPI_GROUP_NULL, host_group = MPI_GROUP_NULL;
+  FOEHN_MPI_CHECK(MPI_Comm_split_type(cart_, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host_comm));
+  FOEHN_MPI_CHECK(MPI_Comm_group(cart_, &cart_group));
+  FOEHN_MPI_CHECK(MPI_Comm_group(host_comm, &host_group));
+  HaloBuffers& b = *buffers_;
+  int neighbour[2][2];
+  for (int dimension = 0; dimension < 2; ++dimension) {
+    FOEHN_MPI_CHECK(MPI_Cart_shift(cart_, dimension == 0 ? 1 : 0, 1, &neighbour[dimension][0],
+                                   &neighbour[dimension][1]));
+    for (int side = 0; side < 2; ++side) {
+      const int other = neighbour[dimension][side];
+      int on_this_host = MPI_UNDEFINED;
+      if (other != MPI_PROC_NULL)
+        FOEHN_MPI_CHECK(
+            MPI_Group_translate_ranks(cart_group, 1, &other, host_group, &on_this_host));
+      HaloRoute& route = b.route[dimension][side];
+      if (other == MPI_PROC_NULL)
+        route = HaloRoute::none;
+      else if (!gpu_to_gpu)
+        route = HaloRoute::host;
+      else if (other == me)
+        route = HaloRoute::self;
+      else
+        route = on_this_host != MPI_UNDEFINED ? HaloRoute::peer : HaloRoute::host;
+    }
+  }
+  MPI_Group_free(&cart_group);
+  MPI_Group_free(&host_group);
+  MPI_Comm_free(&host_comm);
+  if (!gpu_to_gpu) return;
+
+  // Every rank takes part in both agreements, with or without routes of its own.
+  auto agree = [&](auto&& step) {
+    std::string failure;
+    try {
+      step();
+    } catch (const Error& e) {
+      failure = e.what();
+    }
+    int ok = failure.empty() ? 1 : 0, all_ok = 0;
+    FOEHN_MPI_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, cart_));
+    if (all_ok) return true;
+    b.why_not_gpu_to_gpu =
+        failure.empty() ? "another rank could not share its GPU memory" : failure;
+    for (auto& route : b.route)
+      for (HaloRoute& r : route)
+        if (r == HaloRoute::peer) r = HaloRoute::host;
+    return false;
+  };
+  PeerMemoryHandle mine[2][2][2], theirs[2][2][2];
+  const bool exported = agree([&] {
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side) {
+        const HaloRoute route = b.route[dimension][side];
+        if (route == HaloRoute::peer || route == HaloRoute::self)
+          b.send_device[dimension][side] = DeviceArray<T>(b.values[dimension], *stream_);
+        if (route != HaloRoute::peer) continue;
+        for (int parity = 0; parity < 2; ++parity) {
+          b.receive_device[dimension][side][parity] =
+              ExportedDeviceMemory(b.values[dimension] * sizeof(T));
+          mine[dimension][side][parity] = b.receive_device[dimension][side][parity].handle();
+        }
+      }
+  });
+  if (!exported) return;
+  // My receive buffers of `side` go to the neighbour there, which writes into them from its
+  // opposite side: the tag names the side the handle is used on.
+  MPI_Request requests[16];
+  int count = 0;
+  for (int dimension = 0; dimension < 2; ++dimension)
+    for (int side = 0; side < 2; ++side) {
+      if (b.route[dimension][side] != HaloRoute::peer) continue;
+      const int other = neighbour[dimension][side];
+      FOEHN_MPI_CHECK(MPI_Irecv(theirs[dimension][side], sizeof theirs[dimension][side], MPI_BYTE,
+                                other, 16 + 2 * dimension + side, cart_, &requests[count++]));
+      FOEHN_MPI_CHECK(MPI_Isend(mine[dimension][side], sizeof mine[dimension][side], MPI_BYTE,
+                                other, 16 + 2 * dimension + (1 - side), cart_, &requests[count++]));
+    }
+  FOEHN_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+  agree([&] {
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side)
+        if (b.route[dimension][side] == HaloRoute::peer)
+          for (int parity = 0; parity < 2; ++parity)
+            b.neighbour_receive[dimension][side][parity] =
+                MappedPeerMemory(theirs[dimension][side][parity], b.values[dimension] * sizeof(T));
+  });
+}
+
+template <typename T>
+std::string DistributedHorizontalDiffusion<T>::halo_routes() const {
+  int counts[4] = {0, 0, 0, 0};
+  for (const auto& route : buffers_->route)
+    for (const HaloRoute r : route) ++counts[static_cast<int>(r)];
+  std::string text;
+  auto add = [&](int count, const char* what) {
+    if (count == 0) return;
+    if (!text.empty()) text += "; ";
+    text += what;
+    if (what[0] != 'o') text += " on " + std::to_string(count) + " of 4 sides";
+  };
+  add(counts[static_cast<int>(HaloRoute::peer)], "GPU to GPU (CUDA IPC)");
+  add(counts[static_cast<int>(HaloRoute::self)], "on this GPU (own periodic neighbour)");
+  add(counts[static_cast<int>(HaloRoute::host)], "host memory and MPI");
+  if (text.empty()) text = "no neighbours";
+  if (!buffers_->why_not_gpu_to_gpu.empty())
+    text += " (GPU to GPU not possible: " + buffers_->why_not_gpu_to_gpu + ")";
+  return text;
+}
+
 template <typename T>
 DistributedHorizontalDiffusion<T>::~DistributedHorizontalDiffusion() {
+  buffers_.reset();  // its device arrays are freed in order on stream_
   device_.reset();
   stream_.reset();
   if (cart_ != MPI_COMM_NULL) {
@@ -239,41 +383,73 @@ void DistributedHorizontalDiffusion<T>::write_box(const StencilBox& box,
 // send[0] goes to the lower neighbour of `dimension`, whose send[1] arrives in receive[1]... so:
 // receive[0] (the low halo) comes from the lower neighbour's send[1], receive[1] from the upper
 // neighbour's send[0]. A missing neighbour (Dirichlet edge: MPI_PROC_NULL) leaves the halo.
+// GPU-to-GPU routes copy into the neighbour's buffer first and then only notify it by MPI.
 template <typename T>
 void DistributedHorizontalDiffusion<T>::exchange_direction(int dimension,
                                                            const StencilBox (&send)[2],
                                                            const StencilBox (&receive)[2]) {
   const bool gpu = backend_ == Backend::cuda;
+  HaloBuffers& b = *buffers_;
+  const int parity = static_cast<int>(b.exchanges % 2);
+  const std::size_t values = b.values[dimension];
   int lower = MPI_PROC_NULL, upper = MPI_PROC_NULL;
   // The x direction is MPI dimension 1 (fastest), y is dimension 0.
   FOEHN_MPI_CHECK(MPI_Cart_shift(cart_, dimension == 0 ? 1 : 0, 1, &lower, &upper));
   const int neighbour[2] = {lower, upper};
-  for (int side = 0; side < 2; ++side)
-    if (neighbour[side] != MPI_PROC_NULL)
-      read_box(send[side], buffers_->span(gpu, 0, dimension, side));
+  for (int side = 0; side < 2; ++side) {
+    T* packed = b.send_device[dimension][side].data();
+    switch (b.route[dimension][side]) {
+      case HaloRoute::host:
+        read_box(send[side], b.span(gpu, 0, dimension, side));
+        break;
+      case HaloRoute::peer:
+        device_->pack_box(send[side], packed, values, *stream_);
+        copy_device_bytes_async(b.neighbour_receive[dimension][side][parity].data(), packed,
+                                values * sizeof(T), *stream_);
+        break;
+      case HaloRoute::self:  // send and receive boxes never overlap
+        device_->pack_box(send[side], packed, values, *stream_);
+        device_->unpack_box(receive[1 - side], packed, values, *stream_);
+        break;
+      case HaloRoute::none:
+        break;
+    }
+  }
   if (device_) stream_->synchronize();
   MPI_Request requests[4];
   int count = 0;
   const MPI_Datatype type = mpi_type_of<T>();
+  // Tag = the side it arrives on at the receiver: my low side feeds its high halo. GPU-to-GPU
+  // routes send an empty message (tags 2, 3): "your halo is in your buffer".
   for (int side = 0; side < 2; ++side) {
-    const std::span<T> incoming = buffers_->span(gpu, 1, dimension, side);
+    const HaloRoute route = b.route[dimension][side];
+    if (route == HaloRoute::self || route == HaloRoute::none) continue;
+    const bool peer = route == HaloRoute::peer;
+    const std::span<T> incoming = b.span(gpu, 1, dimension, side);
     FOEHN_MPI_CHECK(MPI_Irecv(
         incoming.data(),
-        petsc::detail::to_mpi_count(static_cast<std::int64_t>(incoming.size()), "halo box"), type,
-        neighbour[side], side, cart_, &requests[count++]));
+        peer ? 0 : petsc::detail::to_mpi_count(static_cast<std::int64_t>(values), "halo box"), type,
+        neighbour[side], side + (peer ? 2 : 0), cart_, &requests[count++]));
   }
   for (int side = 0; side < 2; ++side) {
-    const std::span<T> outgoing = buffers_->span(gpu, 0, dimension, side);
-    // Tag = the side it arrives on at the receiver: my low side feeds its high halo.
+    const HaloRoute route = b.route[dimension][side];
+    if (route == HaloRoute::self || route == HaloRoute::none) continue;
+    const bool peer = route == HaloRoute::peer;
+    const std::span<T> outgoing = b.span(gpu, 0, dimension, side);
     FOEHN_MPI_CHECK(MPI_Isend(
         outgoing.data(),
-        petsc::detail::to_mpi_count(static_cast<std::int64_t>(outgoing.size()), "halo box"), type,
-        neighbour[side], 1 - side, cart_, &requests[count++]));
+        peer ? 0 : petsc::detail::to_mpi_count(static_cast<std::int64_t>(values), "halo box"), type,
+        neighbour[side], 1 - side + (peer ? 2 : 0), cart_, &requests[count++]));
   }
   FOEHN_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-  for (int side = 0; side < 2; ++side)
-    if (neighbour[side] != MPI_PROC_NULL)
-      write_box(receive[side], buffers_->span(gpu, 1, dimension, side));
+  for (int side = 0; side < 2; ++side) {
+    if (b.route[dimension][side] == HaloRoute::host)
+      write_box(receive[side], b.span(gpu, 1, dimension, side));
+    else if (b.route[dimension][side] == HaloRoute::peer)
+      device_->unpack_box(receive[side],
+                          static_cast<const T*>(b.receive_device[dimension][side][parity].data()),
+                          values, *stream_);
+  }
 }
 
 template <typename T>
@@ -289,6 +465,7 @@ void DistributedHorizontalDiffusion<T>::exchange() {
   const StencilBox receive_y[2] = {{0, 0, g.row_length(), h}, {0, g.ny + h, g.row_length(), h}};
   exchange_direction(1, send_y, receive_y);
   if (device_) stream_->synchronize();
+  ++buffers_->exchanges;
 }
 
 template <typename T>

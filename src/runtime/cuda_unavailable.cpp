@@ -10,6 +10,7 @@
 #include "foehn/runtime/host_registration.hpp"
 #include "foehn/runtime/memory.hpp"
 #include "foehn/runtime/nvtx.hpp"
+#include "foehn/runtime/peer_memory.hpp"
 #include "foehn/runtime/scatter.hpp"
 #include "foehn/runtime/stream.hpp"
 
@@ -163,4 +164,23 @@ void fill_pattern_async(void*, std::size_t count, const void*, std::size_t, CUst
 }
 
 }  // namespace detail
+ExportedDeviceMemory::ExportedDeviceMemory(std::size_t bytes) {
+  fail_built_without_cuda(detail::concat("exporting ", bytes, " bytes of device memory"));
+}
+ExportedDeviceMemory::~ExportedDeviceMemory() = default;
+ExportedDeviceMemory::ExportedDeviceMemory(ExportedDeviceMemory&&) noexcept = default;
+ExportedDeviceMemory& ExportedDeviceMemory::operator=(ExportedDeviceMemory&&) noexcept = default;
+PeerMemoryHandle ExportedDeviceMemory::handle() const {
+  fail_built_without_cuda("ExportedDeviceMemory::handle");
+}
+MappedPeerMemory::MappedPeerMemory(const PeerMemoryHandle&, std::size_t) {
+  fail_built_without_cuda("mapping another process's device memory");
+}
+MappedPeerMemory::~MappedPeerMemory() = default;
+MappedPeerMemory::MappedPeerMemory(MappedPeerMemory&&) noexcept = default;
+MappedPeerMemory& MappedPeerMemory::operator=(MappedPeerMemory&&) noexcept = default;
+void copy_device_bytes_async(void*, const void*, std::size_t, const Stream&) {
+  fail_built_without_cuda("copy_device_bytes_async");
+}
+
 }  // namespace foehn

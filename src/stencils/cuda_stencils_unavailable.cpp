@@ -42,6 +42,15 @@ void CudaHorizontalDiffusion<T>::upload_box(const StencilBox&, std::span<const T
   fail_built_without_cuda("CudaHorizontalDiffusion");
 }
 template <typename T>
+void CudaHorizontalDiffusion<T>::pack_box(const StencilBox&, T*, std::size_t, const Stream&) const {
+  fail_built_without_cuda("CudaHorizontalDiffusion");
+}
+template <typename T>
+void CudaHorizontalDiffusion<T>::unpack_box(const StencilBox&, const T*, std::size_t,
+                                            const Stream&) {
+  fail_built_without_cuda("CudaHorizontalDiffusion");
+}
+template <typename T>
 void diffuse_cuda(std::span<T>, const StencilGrid&, const HorizontalDiffusion&,
                   CudaHorizontalDiffusionSettings) {
   fail_built_without_cuda("horizontal diffusion on the GPU");

@@ -110,6 +110,12 @@ TEST_P(DistributedDiffusionTest, SlabsInXAndInYMatchOneRankReferenceBitwise) {
     check_both_types({.ranks_x = size, .ranks_y = 1});
 }
 
+// On the GPU the halos of ranks on one host go GPU to GPU by default; through the host they must
+// give the same bits.
+TEST_P(DistributedDiffusionTest, HostStagedHalosMatchOneRankReferenceBitwise) {
+  check_both_types({.gpu_to_gpu_halos = false});
+}
+
 INSTANTIATE_TEST_SUITE_P(BackendsBoundariesTypes, DistributedDiffusionTest,
                          ::testing::Combine(::testing::Values(Backend::cpu, Backend::cuda),
                                             ::testing::Values(Boundary::periodic,
@@ -134,6 +140,31 @@ TEST(DistributedDiffusion, EveryGpuKernelMatchesReferenceBitwise) {
     settings.cuda.kernel = kernel;
     expect_matches_reference<float>(initial, test_grid, test_options(Boundary::periodic), settings);
   }
+}
+
+// Every rank of a test runs on one host: with GPUs its neighbours are GPU to GPU (another rank)
+// or on its own GPU (itself, periodic); asked not to, or on the CPU, through host memory.
+TEST(DistributedDiffusion, HaloRoutesSayHowHalosTravel) {
+  const StencilGrid grid{16, 16, 2};
+  const HorizontalDiffusion periodic = test_options(Boundary::periodic);
+  const std::string cpu =
+      DistributedHorizontalDiffusion<float>(world(), grid, periodic, {}).halo_routes();
+  EXPECT_EQ(cpu.find("GPU"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("host memory and MPI"), std::string::npos) << cpu;
+  if (!gpu_available()) return;
+  petsc::select_device_for_rank(world());
+  const std::string gpu =
+      DistributedHorizontalDiffusion<float>(world(), grid, periodic, {.backend = Backend::cuda})
+          .halo_routes();
+  EXPECT_EQ(gpu.find("host memory"), std::string::npos) << gpu;
+  EXPECT_EQ(gpu.find("not possible"), std::string::npos) << gpu;
+  EXPECT_NE(gpu.find(world_size() > 1 ? "GPU to GPU (CUDA IPC)" : "on this GPU"), std::string::npos)
+      << gpu;
+  const std::string staged =
+      DistributedHorizontalDiffusion<float>(world(), grid, periodic,
+                                            {.backend = Backend::cuda, .gpu_to_gpu_halos = false})
+          .halo_routes();
+  EXPECT_EQ(staged.find("GPU"), std::string::npos) << staged;
 }
 
 // iterations = 0 is the halo update alone: a periodic halo full of garbage comes back refilled.

@@ -147,5 +147,55 @@ TEST(ParallelPoisson, SolutionEqualsTheSerialSolution) {
   }
 }
 
+// Ranks holding rows of GAMG's first coarse operator after a solve of the Poisson problem with
+// `settings` (a user's -<prefix>pc_gamg_process_eq_limit applies when `user_limit` is given).
+int ranks_holding_the_first_coarse_level(const char* prefix, int settings_limit,
+                                         const char* user_limit) {
+  MPI_Comm world = PETSC_COMM_WORLD;
+  TetMesh whole = input_on_rank0(world);
+  const DistributedMesh mesh = distribute_mesh(world, rank_of(world) == 0 ? &whole : nullptr);
+  const MountainMeshOptions o = mesh_options();
+  const std::string option = std::string("-") + prefix + "pc_gamg_process_eq_limit";
+  if (user_limit) EXPECT_EQ(PetscOptionsSetValue(nullptr, option.c_str(), user_limit), 0);
+  // A small mesh: coarsen further than PETSc's default so that the first coarse level is not
+  // the coarsest (which always goes to one rank).
+  const std::string coarse_limit = std::string("-") + prefix + "pc_gamg_coarse_eq_limit";
+  EXPECT_EQ(PetscOptionsSetValue(nullptr, coarse_limit.c_str(), "8"), 0);
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
+  settings.preconditioner = PCGAMG;  // Debian's PETSc would pick BoomerAMG
+  settings.gamg_process_eq_limit = settings_limit;
+  PoissonProblem problem(mesh, ManufacturedSolution::for_box(o.length_x, o.length_y, o.height),
+                         {.backend = "cpu"});
+  problem.assemble();
+  LinearSolver solver(world, prefix, settings);
+  EXPECT_TRUE(problem.solve(solver).converged);
+  PetscOptionsClearValue(nullptr, option.c_str());
+  PetscOptionsClearValue(nullptr, coarse_limit.c_str());
+  PC pc = nullptr;
+  PetscInt levels = 0;
+  EXPECT_EQ(KSPGetPC(solver.ksp(), &pc), 0);
+  EXPECT_EQ(PCMGGetLevels(pc, &levels), 0);
+  EXPECT_GE(levels, 3) << "the first coarse level must not be the coarsest";
+  if (levels < 3) return 0;
+  KSP coarse_smoother = nullptr;
+  Mat coarse = nullptr;
+  EXPECT_EQ(PCMGGetSmoother(pc, levels - 2, &coarse_smoother), 0);
+  EXPECT_EQ(KSPGetOperators(coarse_smoother, &coarse, nullptr), 0);
+  PetscInt rows = 0, columns = 0;
+  EXPECT_EQ(MatGetLocalSize(coarse, &rows, &columns), 0);
+  int holding = rows > 0 ? 1 : 0, total = 0;
+  MPI_Allreduce(&holding, &total, 1, MPI_INT, MPI_SUM, world);
+  return total;
+}
+
+TEST(ParallelPoisson, GamgCoarseLevelsGoToOneRankPastTheEquationLimit) {
+  int ranks = 1;
+  MPI_Comm_size(PETSC_COMM_WORLD, &ranks);
+  EXPECT_EQ(ranks_holding_the_first_coarse_level("eq_limit_", 1000000, nullptr), 1);
+  // One equation a rank is never reached: the coarse level stays on every rank, and the
+  // user's option wins over the code's setting.
+  EXPECT_EQ(ranks_holding_the_first_coarse_level("eq_user_", 1000000, "1"), ranks);
+}
+
 }  // namespace
 }  // namespace foehn::petsc

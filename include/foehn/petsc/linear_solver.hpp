@@ -68,6 +68,11 @@ struct SolverSettings {
   // atmospheric models, a small positive value makes coarsening follow the strong (vertical)
   // couplings. Only used when the preconditioner is GAMG.
   double gamg_threshold = -1;
+  // GAMG's goal for equations per rank on coarse levels (-<prefix>pc_gamg_process_eq_limit; 0:
+  // PETSc's default of 50): below it a coarse level moves to fewer ranks. On several GPUs a
+  // large value keeps the coarse levels, whose exchanges and reductions cost more than their
+  // work, on one GPU. Only used when the preconditioner is GAMG.
+  int gamg_process_eq_limit = 0;
 
   // The defaults of a kind (the table in docs/solvers.md).
   static SolverSettings for_kind(SolverKind kind, bool on_device = false);

@@ -80,6 +80,12 @@ class CudaHorizontalDiffusion {
   // invalid_input when the box is outside the grid or `values` has another size.
   void download_box(const StencilBox& box, std::span<T> values, const Stream& stream) const;
   void upload_box(const StencilBox& box, std::span<const T> values, const Stream& stream);
+  // The same to / from `count` values in device memory (this GPU's), for halo copies that stay
+  // on the GPUs.
+  void pack_box(const StencilBox& box, T* device_values, std::size_t count,
+                const Stream& stream) const;
+  void unpack_box(const StencilBox& box, const T* device_values, std::size_t count,
+                  const Stream& stream);
 
   CudaDiffusionKernel kernel() const noexcept { return kernel_; }  // never `automatic`
   bool uses_graph() const noexcept { return use_graph_; }
@@ -92,6 +98,9 @@ class CudaHorizontalDiffusion {
   void launch_graph(const Stream& stream);
   // Packs a box into box_staging_ and copies it to the host, or the reverse.
   void copy_box(const StencilBox& box, bool to_host, const Stream& stream, T* host_values) const;
+  // box_copy_kernel between the field's `box` and `dense` (device memory), either way.
+  template <bool pack>
+  void launch_box_copy(const StencilBox& box, T* dense, const Stream& stream) const;
 
   StencilGrid grid_;
   HorizontalDiffusion options_;

@@ -34,6 +34,7 @@
 
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "foehn/runtime/backend.hpp"
@@ -74,6 +75,10 @@ struct DistributedDiffusionSettings {
   // contiguous). Otherwise ranks_x * ranks_y must be the size of the communicator.
   int ranks_x = 0;
   int ranks_y = 0;
+  // cuda backend: halos between ranks on one host go GPU to GPU (CUDA IPC; over NVLink where
+  // the GPUs have it), and a rank that is its own periodic neighbour copies on its GPU. false:
+  // every halo through host memory and MPI, as between hosts. Must agree on every rank.
+  bool gpu_to_gpu_halos = true;
 };
 
 // Wall-clock seconds spent by this rank since construction (or reset_timing).
@@ -106,6 +111,11 @@ class DistributedHorizontalDiffusion {
   // The block's field with a consistent halo. Not collective.
   void get_field(std::span<T> local_field);
 
+  // How this rank's halos travel, for run logs: "GPU to GPU (CUDA IPC) on 2 of 4 sides",
+  // "on this GPU (own periodic neighbour)", "host memory and MPI on 1 of 4 sides" (joined by
+  // "; "), and why GPU-to-GPU copies were not possible where they were asked for.
+  std::string halo_routes() const;
+
   const DistributedDiffusionTiming& timing() const noexcept { return timing_; }
   void reset_timing() noexcept { timing_ = {}; }
 
@@ -116,6 +126,7 @@ class DistributedHorizontalDiffusion {
                           const StencilBox (&receive)[2]);
   void read_box(const StencilBox& box, std::span<T> values);
   void write_box(const StencilBox& box, std::span<const T> values);
+  void set_up_gpu_halo_routes(bool gpu_to_gpu);
 
   MPI_Comm cart_ = MPI_COMM_NULL;
   StencilBlock block_;

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # scripts/ranks-for-host.sh, the launcher's placement policy: one rank per GPU, only as many GPUs
-# as the case fills (FOEHN_TETS_PER_GPU tets each), at least one, several ranks at most
-# FOEHN_TETS_PER_RANK_LIMIT tets each (more GPUs, else one); up to four ranks without a GPU
+# as the case fills (FOEHN_TETS_PER_GPU tets each), at least one; up to four ranks without a GPU
 # or without the CUDA backend; FOEHN_RANKS wins; bad counts refused with exit 2.
 # Prints "N passed, M failed".
 set -uo pipefail
@@ -13,7 +12,7 @@ expect() { # expected-output expected-status env... -- args...
   while [[ $1 != -- ]]; do env+=("$1"); shift; done
   shift
   local got status
-  got=$(env -u FOEHN_RANKS -u FOEHN_TETS_PER_GPU -u FOEHN_TETS_PER_RANK_LIMIT "${env[@]}" bash "$script" /nonexistent "$@" 2>/dev/null)
+  got=$(env -u FOEHN_RANKS -u FOEHN_TETS_PER_GPU "${env[@]}" bash "$script" /nonexistent "$@" 2>/dev/null)
   status=$?
   if [[ $got == "$want" && $status == "$want_status" ]]; then
     passed=$((passed + 1))
@@ -28,14 +27,12 @@ gpus2=(FOEHN_CUDA_BACKEND=1 CUDA_VISIBLE_DEVICES=0,1)
 gpus4=(FOEHN_CUDA_BACKEND=1 CUDA_VISIBLE_DEVICES=0,1,2,3)
 expect 1 0 "${gpus2[@]}" -- 276480            # the default case fills one GPU
 expect 1 0 "${gpus2[@]}" -- 15000000          # below two GPUs' worth
-expect 1 0 "${gpus2[@]}" -- 20000000          # two GPUs' worth, over 8 M a rank: one GPU
-expect 2 0 "${gpus2[@]}" FOEHN_TETS_PER_GPU=5000000 -- 15000000  # two GPUs, 7.9 M a rank
-expect 3 0 "${gpus4[@]}" -- 20000000          # more GPUs keep each rank under 8 M
-expect 4 0 "${gpus4[@]}" -- 30000000
-expect 1 0 "${gpus4[@]}" -- 40000000          # four GPUs cannot: one alone
-expect 2 0 "${gpus2[@]}" FOEHN_TETS_PER_RANK_LIMIT=20000000 -- 20000000
-expect "" 2 "${gpus2[@]}" FOEHN_TETS_PER_RANK_LIMIT=x -- 20000000
-expect 1 0 "${gpus2[@]}" -- 900000000         # never more ranks than GPUs
+expect 2 0 "${gpus2[@]}" -- 20000000          # two GPUs' worth
+expect 2 0 "${gpus2[@]}" FOEHN_TETS_PER_GPU=5000000 -- 15000000
+expect 2 0 "${gpus4[@]}" -- 20000000          # only as many GPUs as the case fills
+expect 3 0 "${gpus4[@]}" -- 30000000
+expect 4 0 "${gpus4[@]}" -- 80000000
+expect 2 0 "${gpus2[@]}" -- 900000000         # never more ranks than GPUs
 expect 2 0 "${gpus2[@]}" FOEHN_TETS_PER_GPU=100000 -- 276480
 expect 1 0 FOEHN_CUDA_BACKEND=1 CUDA_VISIBLE_DEVICES=3 -- 900000000
 expect "$cpu_ranks" 0 FOEHN_CUDA_BACKEND=1 CUDA_VISIBLE_DEVICES=-1 -- 900000000  # GPUs hidden

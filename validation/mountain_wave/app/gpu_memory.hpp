@@ -2,7 +2,8 @@
 // GPU memory of the mountain-wave core: refused up front when a case cannot fit its GPUs, and
 // reported in the run log once the first step has built every preconditioner.
 //
-//   check_gpu_memory_fits(comm, global_tets, device_solves, "-mesh_tets 40000000");
+//   const std::string note = check_gpu_memory_fits(comm, global_tets, device_solves, "-mesh_tets
+//   4e7");
 //   ... first step ...
 //   const GpuMemoryUse use = measure_gpu_memory(comm, mesh.local_tets());
 //   if (rank == 0) std::printf("%s\n", use.describe().c_str());
@@ -19,18 +20,20 @@ namespace foehn::mountainwave {
 struct GpuMemoryModel {
   double bytes_per_tet = 0;
   double fixed_bytes = 0;
-  // Beyond this many tets on a rank (0: no limit) GAMG's GPU set-up on several ranks fails in
-  // cuSPARSE (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) however much memory is free.
-  double max_tets_per_rank = 0;
+  // Beyond this many tets on a rank (0: no limit) GAMG's Galerkin products on several GPUs fail
+  // in cuSPARSE (CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) however much memory is free.
+  double device_products_max_tets_per_rank = 0;
 };
 GpuMemoryModel gpu_memory_model(bool device_solves, int ranks);
 
 // Collective. Throws foehn::Error (out_of_memory, on every rank) when the tets per rank of
 // `global_tets` over the ranks of `comm` need more memory than any rank's GPU has free now,
 // naming the bytes needed and free, the rank and `request` (the option that sized the case);
-// before anything large is allocated. The current device must be the rank's.
-void check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
-                           const std::string& request);
+// before anything large is allocated. The current device must be the rank's. Past the per-rank
+// limit of GAMG's device products it sets PETSc's -matptap_backend_cpu (unless the user gave
+// it) and returns a line for the run log saying so; otherwise an empty string.
+std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
+                                  const std::string& request);
 
 struct GpuMemoryUse {
   double max_used_bytes = 0;  // over ranks: device memory in use (total - free)

@@ -333,8 +333,11 @@ void run() {
     const double tets = 6.0 * d.cells_x * d.cells_y * d.cells_z;
     check_model_memory(o.mesh_request, tets);
     // A case too large for its GPUs stops here, not in a PETSc GPU error minutes later.
-    if (backend == Backend::cuda)
-      check_gpu_memory_fits(comm, tets, device_solves_for(o.numerics, comm), o.mesh_request);
+    if (backend == Backend::cuda) {
+      const std::string note =
+          check_gpu_memory_fits(comm, tets, device_solves_for(o.numerics, comm), o.mesh_request);
+      if (rank == 0 && !note.empty()) std::printf("foehn-mountainwave: %s\n", note.c_str());
+    }
   }
   app::Stopwatch setup_clock;
   TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field

@@ -132,6 +132,11 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   // (H100, 553 k tets). 0.05 needs 29 there, but its setup fails on the GPU at 5 M tets (PETSc
   // 3.26, a GPU error inside GAMG's setup): docs/mountain_wave.md.
   pressure_settings.gamg_threshold = 0.01;
+  // On several GPUs the coarse levels go to one rank (from the first level under a million
+  // equations a rank): 2 x H200, 5 M tets, 0.215 s per step against 0.254 s with PETSc's
+  // default, 553 k tets 0.112 against 0.142 s (three and two runs each; docs/scaling.md).
+  // No effect on one rank.
+  pressure_settings.gamg_process_eq_limit = 1000000;
   s.pressure_solver =
       std::make_unique<petsc::LinearSolver>(mesh.comm, "pressure_", pressure_settings);
   // The mass matrix is well conditioned (condition number bounded independently of h):
