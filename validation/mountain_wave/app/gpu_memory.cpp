@@ -62,8 +62,9 @@ std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device
     return {};
   // Past cuSPARSE's limit GAMG's Galerkin products (PtAP) are formed on the host; everything
   // else stays on the GPUs. Once per run: the pressure preconditioner is built once. Measured
-  // on 2 x H200 at 20 M tets: the first step (which builds it) 23 s against 53 s for one GPU
-  // with device products, later steps unchanged. A user's own -matptap_backend_cpu decides.
+  // on 2 x H200 at 20 M tets: the first step (which builds it) 23-33 s against 16 s on one GPU
+  // with the products on its device, later steps 1.4x faster. A user's -matptap_backend_cpu
+  // decides.
   PetscBool user_set = PETSC_FALSE;
   FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, "-matptap_backend_cpu", &user_set));
   if (user_set) return {};
