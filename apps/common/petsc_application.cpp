@@ -1,10 +1,11 @@
 #include "petsc_application.hpp"
 
+#include "options_files.hpp"
+
 #include <petscsys.h>
 
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <new>
 #include <string>
@@ -31,21 +32,6 @@ bool is_framework_option(const std::string& name) {
         "device_select"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
-}
-
-// PetscInitialize reports an unreadable -options_file with a multi-line trace before any
-// handler of ours is in place: check the files first and name the option instead.
-std::string unreadable_options_file(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "-options_file") != 0 &&
-        std::strcmp(argv[i], "-options_file_yaml") != 0)
-      continue;
-    if (i + 1 >= argc || argv[i + 1][0] == '\0' || argv[i + 1][0] == '-')
-      return std::string(argv[i]) + ": needs a file name";
-    if (!std::ifstream(argv[i + 1]).good())
-      return std::string(argv[i]) + " '" + argv[i + 1] + "': cannot be read";
-  }
-  return "";
 }
 
 }  // namespace
@@ -111,7 +97,7 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   int count = argc;
   char** vector = arguments.data();
 
-  const std::string options_file_error = unreadable_options_file(argc, argv);
+  const std::string options_file_error = check_options_files(argc, argv);
   if (!options_file_error.empty()) {
     std::cerr << info.name << ": " << to_string(ErrorCategory::invalid_input) << ": "
               << options_file_error << "\n";

@@ -19,6 +19,11 @@ std::string load_file(const std::filesystem::path& path) {
   if (std::filesystem::is_directory(status)) {
     fail(ErrorCategory::io, "cannot read Gmsh file '", path.string(), "': it is a folder");
   }
+  // Opening a FIFO blocks until something writes into it; a device reads without end.
+  if (!std::filesystem::is_regular_file(status)) {
+    fail(ErrorCategory::io, "cannot read Gmsh file '", path.string(),
+         "': not a regular file (a FIFO, socket or device)");
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     fail(ErrorCategory::io, "cannot open Gmsh file '", path.string(), "': ", std::strerror(errno));

@@ -103,6 +103,10 @@ std::string load_file(const std::filesystem::path& path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     fail(ErrorCategory::io, "cannot read MatrixMarket file '", path.string(), "': it is a folder");
+  // Opening a FIFO blocks until something writes into it; a device reads without end.
+  if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    fail(ErrorCategory::io, "cannot read MatrixMarket file '", path.string(),
+         "': not a regular file (a FIFO, socket or device)");
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) fail(ErrorCategory::io, "cannot open MatrixMarket file '", path.string(), "'");
   // One read of the known size: character-wise stream iteration is slower than the parsing.

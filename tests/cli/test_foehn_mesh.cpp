@@ -2,6 +2,7 @@
 // bad input with a message naming the file and the problem, and no half-written files.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -191,6 +192,41 @@ TEST_F(MeshTool, AMissingOptionsFileIsOneLineNamingIt) {
   const RunResult r = run_mesh_tool("generate -options_file " + path("none.opts"));
   expect_bad_input(r, "-options_file '" + path("none.opts") + "': cannot be read");
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+}
+
+// Options files PETSc would have followed into a crash (one that includes itself, two that
+// include each other, /dev/zero), a hang (a FIFO) or a multi-line trace (a folder, UTF-16,
+// garbage, bare dashes, PETSC_OPTIONS naming a missing file): one line each, exit 2, nothing
+// written.
+TEST_F(MeshTool, HostileOptionsFilesAreOneLineNamingThem) {
+  { std::ofstream(path("self.opts")) << "-cells_x 2\n-options_file " << path("self.opts") << "\n"; }
+  { std::ofstream(path("a.opts")) << "-options_file " << path("b.opts") << "\n"; }
+  { std::ofstream(path("b.opts")) << "# b\n-options_file " << path("a.opts") << "\n"; }
+  { std::ofstream(path("dashes.opts")) << "-cells_x 2\n--\n"; }
+  { std::ofstream(path("garbage.opts")) << "cells_x 2\n"; }
+  { std::ofstream(path("utf16.opts"), std::ios::binary) << std::string("\xff\xfe-\0c\0", 6); }
+  ASSERT_EQ(::mkfifo(path("fifo.opts").c_str(), 0600), 0);
+  std::filesystem::create_directory(path("folder.opts"));
+  const struct {
+    std::string file, expected;
+  } cases[] = {{path("self.opts"), "includes itself (self.opts -> self.opts)"},
+               {path("a.opts"), "includes itself (a.opts -> b.opts -> a.opts)"},
+               {path("dashes.opts"), "line 2: '--' is not an option"},
+               {path("garbage.opts"), "line 1: 'cells_x' is not an option"},
+               {path("utf16.opts"), "is not text"},
+               {path("fifo.opts"), "is a FIFO, not a file"},
+               {path("folder.opts"), "is a folder, not a file"},
+               {"/dev/zero", "is a character device, not a file"}};
+  for (const auto& c : cases) {
+    const RunResult r = run_mesh_tool("generate -o " + path("m.vtu") + " -options_file " + c.file);
+    expect_bad_input(r, c.expected);
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  }
+  const RunResult r =
+      foehn::testing::run_command("PETSC_OPTIONS='-options_file " + path("none.opts") + "' " +
+                                  FOEHN_MESH_TOOL + " generate -o " + path("m.vtu"));
+  expect_bad_input(r, "PETSC_OPTIONS: -options_file '" + path("none.opts") + "': cannot be read");
+  EXPECT_FALSE(std::filesystem::exists(path("m.vtu")));
 }
 
 TEST_F(MeshTool, AMeshTooLargeForTheMachineNamesTheMemory) {

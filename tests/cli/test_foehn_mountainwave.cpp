@@ -91,6 +91,19 @@ TEST_F(MountainWaveTool, NegativeOrNonFiniteCoefficientsAreRefused) {
   expect_bad_input(run("-U ''"), "-U: needs a value");
 }
 
+// Values that passed a ">= 0" or "> 0" check but not their meaning: runs that kept stepping
+// (-end_time 1e15, -dt 1e-300), or ended minutes later in non-finite or meaningless solves.
+TEST_F(MountainWaveTool, ValuesThatPassTheirSignButNotTheirMeaningAreRefused) {
+  expect_bad_input(run("-mesh_cells 2,2,2 -end_time 1e15"),
+                   "-end_time 1e+15 s at -dt 20 s is 5e+13 steps, more than the 1e+08");
+  expect_bad_input(run("-mesh_cells 2,2,2 -dt 1e-300"), "more than the 1e+08 a run may take");
+  expect_bad_input(run("-mesh_cells 2,2,2 -cfl 1e-300"), "more than the 1e+08 a run may take");
+  for (const char* option :
+       {"-N", "-viscosity", "-diffusivity", "-sponge_rate", "-U", "-stabilisation_coefficient"})
+    expect_bad_input(run(std::string(option) + " 1e300"),
+                     std::string(option) + " '1e300': out of range");
+}
+
 // -foehn_devices sets PETSc's -device_select, which a PETSc without CUDA never reads: the run
 // once ended with "unknown option -device_select" and exit code 2.
 TEST_F(MountainWaveTool, DevicesListedWithFoehnDevicesRunToTheEnd) {

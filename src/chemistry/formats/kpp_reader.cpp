@@ -16,6 +16,7 @@
 
 #include "foehn/chemistry/mechanism.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/input_file.hpp"
 #include "json_documents.hpp"
 
 namespace foehn::chemistry {
@@ -195,12 +196,13 @@ class KppReader {
       fail(ErrorCategory::invalid_input, where, ": #INCLUDE nested deeper than ", max_include_depth,
            " levels (an include cycle?)");
     const std::filesystem::path path = folder / name;
+    // KPP's element table: compositions are not needed for the kinetics.
+    std::error_code missing;
+    if (upper(name) == "ATOMS" && !std::filesystem::exists(path, missing)) return;
+    // A folder once opened and read as nothing (the include silently ignored); a FIFO blocked.
+    require_regular_file(path, where + ": #INCLUDE file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      // KPP's element table: compositions are not needed for the kinetics.
-      if (upper(name) == "ATOMS") return;
-      fail(ErrorCategory::io, where, ": cannot open #INCLUDE file ", path.string());
-    }
+    if (!in) fail(ErrorCategory::io, where, ": cannot open #INCLUDE file ", path.string());
     std::ostringstream text;
     text << in.rdbuf();
     read_file(text.str(), path.string(), path.parent_path(), depth + 1);

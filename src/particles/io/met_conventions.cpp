@@ -244,6 +244,13 @@ double reference_instant(const std::string& reference, const std::optional<std::
       fail(ErrorCategory::invalid_input, file, ": time calendar '", *calendar,
            "' is not supported (standard, gregorian or proleptic_gregorian)");
   }
+  // The longest date accepted is about 40 characters. libstdc++'s std::regex recurses once per
+  // character matched, so a reference of tens of thousands (blanks, digits) overflowed the stack.
+  constexpr std::size_t longest_reference = 64;
+  if (reference.size() > longest_reference)
+    fail(ErrorCategory::invalid_input, file, ": time reference of ", reference.size(),
+         " characters is not a date (at most ", longest_reference,
+         "; expected e.g. 1900-01-01 00:00:00)");
   static const std::regex date(
       R"(^\s*(-?\d{1,4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{1,2})(?::(\d{1,2}(?:\.\d*)?))?)?)"
       R"(\s*(Z|UTC|GMT|[+-]\d{1,2}(?::?(\d{2}))?)?\s*$)");
@@ -280,6 +287,11 @@ double reference_instant(const std::string& reference, const std::optional<std::
                                                         ? std::min<std::size_t>(2, zone.size() - 1)
                                                         : zone.find(':') - 1));
     const int zone_minutes = m[8].matched ? std::stoi(m[8]) : 0;
+    // UTC offsets in use run from -12:00 to +14:00; anything else is a typing error that would
+    // otherwise be copied into every output.
+    if (zone_hours > 14 || zone_minutes > 59)
+      fail(ErrorCategory::invalid_input, file, ": time zone '", zone, "' of time reference '",
+           reference, "' is not a UTC offset (at most 14:00 either way)");
     offset_seconds = sign * (zone_hours * 3600.0 + zone_minutes * 60.0);
   }
   return static_cast<double>(days) * 86400.0 + hour * 3600.0 + minute * 60.0 + second -

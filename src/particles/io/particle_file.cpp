@@ -226,6 +226,12 @@ ParticleSet read_particle_file(const std::filesystem::path& path, ParticleFileTi
       fail(ErrorCategory::invalid_input, path.string(), ": latitude ", parcels.latitude[i],
            " of particle ", i, " lies outside [-90, 90] degrees");
     }
+    // Longitudes wrap, but one past a full turn either way is no position: 1e300 once ran and
+    // put the parcel at whatever the wrapping's rounding left.
+    if (std::fabs(parcels.longitude[i]) > 360.0) {
+      fail(ErrorCategory::invalid_input, path.string(), ": longitude ", parcels.longitude[i],
+           " of particle ", i, " lies outside [-360, 360] degrees");
+    }
     parcels.longitude[i] *= radians_per_degree;
     parcels.latitude[i] *= radians_per_degree;
   }

@@ -5,11 +5,13 @@
 // the item.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -18,6 +20,7 @@
 #include "foehn/chemistry/mechanism.hpp"
 #include "foehn/chemistry/rosenbrock_solver.hpp"
 #include "foehn/runtime/error.hpp"
+#include "support/temp_dir.hpp"
 
 namespace fc = foehn::chemistry;
 
@@ -352,6 +355,26 @@ TEST(MechanismFormats, YamlErrorsNameTheLine) {
   expect_rejected([] { return fc::parse_mechanism_yaml("a: &x [*x]\n", "m.yaml"); }, {"m.yaml"});
 }
 
+// A document nested 1e5 levels deep (in a user "__" key, where anything is allowed) parsed, then
+// crashed with a stack overflow when it was copied or written: refused while parsing, in JSON and
+// in YAML alike.
+TEST(MechanismFormats, DeeplyNestedDocumentsAreRefusedNamingTheDepth) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const std::string json = R"({"version": "1.0.0", "__deep": )" + deep +
+                           R"(, "species": [{"name": "A"}], "phases": [], "reactions": []})";
+  expect_rejected([&] { return fc::parse_mechanism(json, "deep.json"); },
+                  {"deep.json", "JSON nested deeper than 64 levels"});
+  expect_rejected([&] { return fc::parse_mechanism_yaml("__deep: " + deep + "\n", "deep.yaml"); },
+                  {"deep.yaml"});
+  // 60 levels in a user key are fine.
+  const std::string fine = std::string(60, '[') + std::string(60, ']');
+  EXPECT_NO_THROW(fc::parse_mechanism(
+      R"({"version": "1.0.0", "name": "n", "__fine": )" + fine +
+          R"(, "species": [{"name": "A"}], "phases": [{"name": "gas", "species": ["A"]}],
+          "reactions": []})",
+      "fine.json"));
+}
+
 TEST(MechanismFormats, KppRateLawsMapOntoFoehnsTypes) {
   const fc::Mechanism m = kpp(kpp_species +
                               "<a> A = B : k_3rd(temp, cair, 1.0E-31, 2.0, 3.0E-11, 1.0, 0.6);\n"
@@ -391,6 +414,36 @@ TEST(MechanismFormats, KppRefusesWhatItCannotRepresent) {
     EXPECT_EQ(error.category(), foehn::ErrorCategory::io);
     EXPECT_NE(std::string(error.what()).find("missing.spc"), std::string::npos);
   }
+}
+
+// A mechanism or #INCLUDE that is a FIFO blocked the reader, /dev/zero read until memory ran
+// out, and an #INCLUDE naming a folder was silently ignored: each is refused, naming it.
+TEST(MechanismFormats, InputsThatAreNotFilesAreRefused) {
+  foehn::testing::TempDir folder;
+  ASSERT_EQ(::mkfifo((folder.path() / "fifo.json").c_str(), 0600), 0);
+  ASSERT_EQ(::mkfifo((folder.path() / "fifo.spc").c_str(), 0600), 0);
+  std::filesystem::create_directory(folder.path() / "folder.spc");
+  const auto io_error_naming = [](const std::function<void()>& read, const std::string& part) {
+    try {
+      read();
+      ADD_FAILURE() << "accepted " << part;
+    } catch (const foehn::Error& error) {
+      EXPECT_EQ(error.category(), foehn::ErrorCategory::io);
+      EXPECT_NE(std::string(error.what()).find(part), std::string::npos) << error.what();
+    }
+  };
+  io_error_naming([&] { (void)fc::read_mechanism(folder.path() / "fifo.json"); },
+                  "fifo.json': is a FIFO, not a file");
+  std::filesystem::create_symlink("/dev/zero", folder.path() / "zero.yaml");
+  io_error_naming([&] { (void)fc::read_mechanism(folder.path() / "zero.yaml"); },
+                  "zero.yaml': is a character device, not a file");
+  for (const char* include : {"fifo.spc", "folder.spc"})
+    io_error_naming(
+        [&] {
+          (void)fc::parse_kpp_mechanism(std::string("#INCLUDE ") + include + "\n", "m.eqn",
+                                        folder.path());
+        },
+        std::string("#INCLUDE file '") + (folder.path() / include).string() + "': is a");
 }
 
 TEST(MechanismFormats, UnknownExtensionsAreNamed) {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "foehn/runtime/hdf5_superblock.hpp"
 #include "io/checkpoint.hpp"
@@ -59,6 +60,12 @@ class Hdf5Edit {
     const hid_t attribute = H5Aopen(file_, name, H5P_DEFAULT);
     ASSERT_GE(attribute, 0);
     EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_INT64, &value), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+  }
+  void set_double_attribute(const char* name, double value) {
+    const hid_t attribute = H5Aopen(file_, name, H5P_DEFAULT);
+    ASSERT_GE(attribute, 0);
+    EXPECT_GE(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), 0);
     EXPECT_GE(H5Aclose(attribute), 0);
   }
   void delete_link(const char* name) { EXPECT_GE(H5Ldelete(file_, name, H5P_DEFAULT), 0); }
@@ -128,10 +135,31 @@ TEST_F(CheckpointFileTest, GoodFileReadsBack) {
   EXPECT_TRUE(same_bits(read_checkpoint(mesh_, path_, metadata), state_));
 }
 
+// A restart continues the checkpoint's clock: a step no run takes, a negative time, or a time
+// that is not the step times the run's dt (each restart once ran on with such a clock).
+TEST_F(CheckpointFileTest, AClockNoRunLeftBehindIsRefused) {
+  CheckpointMetadata with_dt = metadata;
+  with_dt.dt = state_.time / static_cast<double>(state_.step);
+  EXPECT_TRUE(same_bits(read_checkpoint(mesh_, path_, with_dt), state_));
+  with_dt.dt *= 1.001;
+  EXPECT_NE(read_error(path_, with_dt).message.find("is not its step 42 times dt"),
+            std::string::npos);
+  Hdf5Edit(path_).set_integer_attribute("step", std::int64_t{1} << 62);
+  EXPECT_NE(read_error(path_).message.find("corrupt header"), std::string::npos);
+  Hdf5Edit(path_).set_integer_attribute("step", 42);
+  Hdf5Edit(path_).set_double_attribute("time", -5.0);
+  EXPECT_NE(read_error(path_).message.find("corrupt header"), std::string::npos);
+}
+
 TEST_F(CheckpointFileTest, MissingFileOrFolder) {
   EXPECT_EQ(read_error(folder_ / "missing.h5").category, ErrorCategory::io);
   std::filesystem::create_directory(folder_ / "folder.h5");
   EXPECT_EQ(read_error(folder_ / "folder.h5").category, ErrorCategory::io);
+  // A FIFO blocked the restart until something wrote into it.
+  ASSERT_EQ(::mkfifo((folder_ / "fifo.h5").c_str(), 0600), 0);
+  const auto fifo = read_error(folder_ / "fifo.h5");
+  EXPECT_EQ(fifo.category, ErrorCategory::io);
+  EXPECT_NE(fifo.message.find("is a FIFO, not a file"), std::string::npos) << fifo.message;
 }
 
 TEST_F(CheckpointFileTest, NotHdf5) {

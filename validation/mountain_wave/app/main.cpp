@@ -259,6 +259,9 @@ std::string brief(double value) {
   return text;
 }
 
+// The most steps a run may take: three years at -dt 1.
+constexpr double most_steps = 1e8;
+
 void choose_time_step(RunOptions& o, double shortest) {
   const double speed = o.physics.closed_box ? 0.0 : o.physics.inflow_speed;
   if (o.cfl > 0) {
@@ -276,6 +279,12 @@ void choose_time_step(RunOptions& o, double shortest) {
          " s gives a CFL number U dt / h of ", brief(cfl), " (U ", brief(speed),
          " m/s, shortest edge h ", brief(shortest), " m), above -cfl_max ", brief(o.cfl_max),
          "; use -dt <= ", brief(o.cfl_max * shortest / speed), " or raise -cfl_max");
+  // A run that cannot end in any reasonable time (-end_time 1e15, -dt 1e-300) is refused here,
+  // not stepped through for days.
+  if (!(o.end_time / o.numerics.dt <= most_steps))
+    fail(ErrorCategory::invalid_input, "-end_time ", brief(o.end_time), " s at -dt ",
+         brief(o.numerics.dt), " s is ", brief(o.end_time / o.numerics.dt),
+         " steps, more than the ", brief(most_steps), " a run may take");
   if (!whole_steps(o.end_time, o.numerics.dt)) {
     const double steps = std::ceil(o.end_time / o.numerics.dt);
     fail(ErrorCategory::invalid_input, "-end_time ", o.end_time, " s is not a whole number of -dt ",
@@ -357,9 +366,10 @@ void run() {
   MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
   const double model_seconds = setup_clock.seconds();
   const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
-  model.set_state(o.restart.empty()
-                      ? model.initial_state()
-                      : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint}));
+  model.set_state(
+      o.restart.empty()
+          ? model.initial_state()
+          : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
   if (rank == 0) {
     std::printf(
         "foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "

@@ -59,13 +59,16 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
             &d.horizontal_growth, RealRange::closed(1, 2))
       .real("-vertical_grading", "Lowest layer / mean layer thickness", &d.vertical_grading,
             RealRange::above_up_to(0, 1))
-      .real("-U", "Inflow speed, m/s", &p.inflow_speed, RealRange::at_least(0))
-      .real("-N", "Buoyancy frequency, 1/s", &p.buoyancy_frequency, RealRange::at_least(0))
-      .real("-viscosity", "Kinematic viscosity, m^2/s", &p.viscosity, RealRange::at_least(0))
+      // Physical bounds, far outside any atmosphere but inside what the solvers can represent:
+      // 1e300 passed a ">= 0" check and ended in non-finite solves minutes later.
+      .real("-U", "Inflow speed, m/s (below the speed of sound: the model is incompressible)",
+            &p.inflow_speed, RealRange::closed(0, 340))
+      .real("-N", "Buoyancy frequency, 1/s", &p.buoyancy_frequency, RealRange::closed(0, 1))
+      .real("-viscosity", "Kinematic viscosity, m^2/s", &p.viscosity, RealRange::closed(0, 1e6))
       .real("-diffusivity", "Diffusivity of theta' and tracers, m^2/s", &p.diffusivity,
-            RealRange::at_least(0))
+            RealRange::closed(0, 1e6))
       .real("-sponge_rate", "Largest Rayleigh damping rate, 1/s", &p.sponge_rate,
-            RealRange::at_least(0))
+            RealRange::closed(0, 1))
       .flag("-closed_box", "Walls everywhere, fluid at rest (conservation tests)", &p.closed_box)
       .real("-dt", "Time step, s", &n.dt, RealRange::above(0))
       .real("-cfl", "Time step from this CFL number U dt / shortest edge (0: use -dt)", &o.cfl,
@@ -85,8 +88,10 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
             &n.skew_symmetric_transport)
       .integer("-stabilisation_interval", "Steps between stabilisation assemblies",
                &n.stabilisation_interval, {1, 1000000})
+      // 1e300 made the pressure matrix all stabilisation: every solve "converged" in 0
+      // iterations to a meaningless field. The default is 0.002 (docs/mountain_wave.md).
       .real("-stabilisation_coefficient", "Weight of the pressure stabilisation",
-            &n.stabilisation_coefficient, RealRange::at_least(0))
+            &n.stabilisation_coefficient, RealRange::closed(0, 10))
       .choice("-mesh_partition",
               "How the generated mesh reaches several ranks: slabs (each rank builds its slab "
               "of cells along x), metis (rank 0 builds it whole, METIS splits it) or auto",

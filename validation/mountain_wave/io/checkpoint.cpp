@@ -31,6 +31,7 @@
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/hdf5_superblock.hpp"
+#include "foehn/runtime/input_file.hpp"
 #include "io/collective.hpp"
 #include "io/hdf5_support.hpp"
 
@@ -178,12 +179,8 @@ struct CheckpointContents {
 };
 
 Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec))
-    fail(ErrorCategory::io, quoted(path), ": no such checkpoint file");
-  if (std::filesystem::is_directory(path, ec))
-    fail(ErrorCategory::io, quoted(path), ": is a folder, not a checkpoint file");
-  detail::require_complete_hdf5_file(path);  // a cut signature would read as "not HDF5"
+  require_regular_file(path, "checkpoint file");  // a FIFO would block every check below
+  detail::require_complete_hdf5_file(path);       // a cut signature would read as "not HDF5"
   const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
   if (is_hdf5 < 0) detail::fail_hdf5(ErrorCategory::io, path, "reading the file");
   if (is_hdf5 == 0)
@@ -218,7 +215,11 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
   info.global_tets = detail::read_integer_attribute(h5.get(), "global_tets", path);
   info.time = detail::read_double_attribute(h5.get(), "time", path);
   info.step = detail::read_integer_attribute(h5.get(), "step", path);
-  if (info.global_nodes <= 0 || info.global_tets <= 0 || info.step < 0 || !std::isfinite(info.time))
+  // A step beyond what any run takes (foehn-mountainwave refuses more than 1e8) or a negative
+  // time is no clock a run left behind.
+  constexpr std::int64_t most_steps = 100'000'000;
+  if (info.global_nodes <= 0 || info.global_tets <= 0 || info.step < 0 || info.step > most_steps ||
+      !std::isfinite(info.time) || info.time < 0)
     fail(ErrorCategory::invalid_input, quoted(path), ": corrupt header (", info.global_nodes,
          " nodes, ", info.global_tets, " tets, step ", info.step, ", time ", info.time, ")");
   if (detail::has_link(h5.get(), extra_group, path)) {
@@ -258,6 +259,11 @@ CheckpointContents read_contents(const petsc::DistributedMesh& mesh,
   if (info.case_fingerprint != expected.case_fingerprint)
     fail(ErrorCategory::invalid_input, quoted(path), ": written for another case (",
          describe_fingerprint_difference(info.case_fingerprint, expected.case_fingerprint), ")");
+  // The time is a sum of `step` additions of dt: exact to far below a step for any run.
+  const double clock = static_cast<double>(info.step) * expected.dt;
+  if (expected.dt > 0 && std::abs(info.time - clock) > 1e-6 * expected.dt + 1e-12 * clock)
+    fail(ErrorCategory::invalid_input, quoted(path), ": its time ", info.time,
+         " s is not its step ", info.step, " times dt ", expected.dt, " s (", clock, " s)");
   if (info.global_nodes != mesh.global_nodes || info.global_tets != mesh.global_tets)
     fail(ErrorCategory::invalid_input, quoted(path), ": written for a mesh of ", info.global_nodes,
          " nodes and ", info.global_tets, " tets, this mesh has ", mesh.global_nodes, " and ",

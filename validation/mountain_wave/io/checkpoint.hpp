@@ -32,6 +32,9 @@ struct CheckpointMetadata {
   // The options a restart must share with the writing run (CaseFingerprint builds one); the
   // reader refuses a checkpoint whose fingerprint differs and says which options do.
   std::string case_fingerprint;
+  // The run's time step (0: not checked): a restart continues the checkpoint's clock, whose time
+  // must be its step times dt, or outputs would be stamped with a clock that never ran.
+  double dt = 0;
 };
 
 // What a checkpoint file says about itself (read_checkpoint_info).

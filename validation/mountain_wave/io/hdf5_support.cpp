@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "foehn/runtime/hdf5_superblock.hpp"
+#include "foehn/runtime/input_file.hpp"
 
 namespace foehn::mountainwave::detail {
 
@@ -159,6 +160,7 @@ Hid create_file(const std::filesystem::path& file) {
 }
 
 void require_complete_hdf5_file(const std::filesystem::path& file) {
+  require_regular_file(file, "HDF5 file");  // a FIFO would block the reads below
   if (const std::optional<std::string> why = hdf5_truncation(file))
     fail(ErrorCategory::invalid_input, quoted(file), ": ", *why);
 }

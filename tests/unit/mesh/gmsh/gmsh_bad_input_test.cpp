@@ -1,6 +1,8 @@
 // read_gmsh on broken input: every case must throw foehn::Error of the right category whose
 // message names the file and the line (ASCII) or byte offset (binary) of the problem.
 
+#include <sys/stat.h>
+
 #include <cstring>
 #include <random>
 
@@ -59,6 +61,10 @@ TEST_F(GmshBadInput, MissingFileIsIoError) {
   const auto file = dir / "does_not_exist.msh";
   expect_error([&] { read_gmsh(file); }, ErrorCategory::io, {file.string(), "no such file"});
   expect_error([&] { read_gmsh(dir.path()); }, ErrorCategory::io, {dir.path().string(), "folder"});
+  // A FIFO blocked the reader until something wrote into it.
+  const auto fifo = dir / "fifo.msh";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  expect_error([&] { read_gmsh(fifo); }, ErrorCategory::io, {fifo.string(), "not a regular file"});
 }
 
 TEST_F(GmshBadInput, NotAGmshFile) {

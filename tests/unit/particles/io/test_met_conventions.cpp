@@ -204,10 +204,19 @@ TEST(MetConventions, ReferenceDatesAreInstants) {
     raw.write(folder / "t.nc");
     EXPECT_EQ(read_met_file_info(folder / "t.nc").time_reference_instant, c.instant) << c.reference;
   }
-  for (const char* bad : {"2001-02-29", "yesterday", "2000-13-01", "2000-01-01 25:00"}) {
+  for (const char* bad : {"2001-02-29", "yesterday", "2000-13-01", "2000-01-01 25:00",
+                          "2000-01-01 00:00 +99:99", "2000-01-01 00:00 +15"}) {
     io_test::RawMetFile raw;
     raw.time_units = std::string("hours since ") + bad;
     raw.write(folder / "t.nc");
     expect_invalid(folder / "t.nc", {"t.nc", "time reference"});
+  }
+  // Tens of thousands of blanks or digits after a date once overflowed the stack of the
+  // regular expression: refused by length, naming it.
+  for (const char tail : {' ', '7'}) {
+    io_test::RawMetFile raw;
+    raw.time_units = "hours since 2000-01-01" + std::string(50000, tail);
+    raw.write(folder / "t.nc");
+    expect_invalid(folder / "t.nc", {"t.nc", "time reference of 50010 characters"});
   }
 }

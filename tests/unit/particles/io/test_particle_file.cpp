@@ -255,6 +255,12 @@ TEST(ParticleFile, ReaderRejectsBadFiles) {
   off_sphere.write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
                {"bad.nc", "latitude 91"});
+  // A longitude of 1e300 once ran, wrapped into garbage; one past a full turn is refused.
+  RawParticleFile past_a_turn;
+  past_a_turn.lon[1] = -1000.5;
+  past_a_turn.write(path);
+  expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+               {"bad.nc", "longitude -1000.5 of particle 1 lies outside [-360, 360]"});
   // The met file of another test is not a particle file.
   RawMetFile().write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
