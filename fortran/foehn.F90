@@ -395,8 +395,8 @@ contains
     call foehn_operator_destroy(op)
   end subroutine
 
-  ! backend: 'cpu', 'cuda' or 'auto'; strategy: 'seed', 'fused_atomic', 'fused_map' or
-  ! 'deterministic'.
+  ! backend: 'cpu', 'cuda' or 'auto'; strategy: 'seed', 'fused_atomic', 'fused_map',
+  ! 'deterministic', 'row_gather' or 'auto'. Left out: backend 'auto', strategy 'fused_map'.
   subroutine foehn_assembler_create(assembler, mesh, backend, strategy, ierr)
     type(foehn_assembler), intent(inout) :: assembler
     type(foehn_mesh), intent(in) :: mesh
