@@ -259,9 +259,6 @@ std::string brief(double value) {
   return text;
 }
 
-// The most steps a run may take: three years at -dt 1.
-constexpr double most_steps = 1e8;
-
 void choose_time_step(RunOptions& o, double shortest) {
   const double speed = o.physics.closed_box ? 0.0 : o.physics.inflow_speed;
   if (o.cfl > 0) {
@@ -281,6 +278,7 @@ void choose_time_step(RunOptions& o, double shortest) {
          "; use -dt <= ", brief(o.cfl_max * shortest / speed), " or raise -cfl_max");
   // A run that cannot end in any reasonable time (-end_time 1e15, -dt 1e-300) is refused here,
   // not stepped through for days.
+  constexpr double most_steps = static_cast<double>(max_run_steps);
   if (!(o.end_time / o.numerics.dt <= most_steps))
     fail(ErrorCategory::invalid_input, "-end_time ", brief(o.end_time), " s at -dt ",
          brief(o.numerics.dt), " s is ", brief(o.end_time / o.numerics.dt),

@@ -31,7 +31,6 @@
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/hdf5_superblock.hpp"
-#include "foehn/runtime/input_file.hpp"
 #include "io/collective.hpp"
 #include "io/hdf5_support.hpp"
 
@@ -179,8 +178,8 @@ struct CheckpointContents {
 };
 
 Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
-  require_regular_file(path, "checkpoint file");  // a FIFO would block every check below
-  detail::require_complete_hdf5_file(path);       // a cut signature would read as "not HDF5"
+  // Also refuses what is not a regular file (a FIFO would block every check below).
+  detail::require_complete_hdf5_file(path);  // a cut signature would read as "not HDF5"
   const htri_t is_hdf5 = H5Fis_hdf5(path.c_str());
   if (is_hdf5 < 0) detail::fail_hdf5(ErrorCategory::io, path, "reading the file");
   if (is_hdf5 == 0)
@@ -215,11 +214,9 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
   info.global_tets = detail::read_integer_attribute(h5.get(), "global_tets", path);
   info.time = detail::read_double_attribute(h5.get(), "time", path);
   info.step = detail::read_integer_attribute(h5.get(), "step", path);
-  // A step beyond what any run takes (foehn-mountainwave refuses more than 1e8) or a negative
-  // time is no clock a run left behind.
-  constexpr std::int64_t most_steps = 100'000'000;
-  if (info.global_nodes <= 0 || info.global_tets <= 0 || info.step < 0 || info.step > most_steps ||
-      !std::isfinite(info.time) || info.time < 0)
+  // A step beyond what any run takes or a negative time is no clock a run left behind.
+  if (info.global_nodes <= 0 || info.global_tets <= 0 || info.step < 0 ||
+      info.step > max_run_steps || !std::isfinite(info.time) || info.time < 0)
     fail(ErrorCategory::invalid_input, quoted(path), ": corrupt header (", info.global_nodes,
          " nodes, ", info.global_tets, " tets, step ", info.step, ", time ", info.time, ")");
   if (detail::has_link(h5.get(), extra_group, path)) {

@@ -28,6 +28,10 @@ namespace foehn::mountainwave {
 inline constexpr const char* checkpoint_format = "foehn.mountain_wave_checkpoint";
 inline constexpr std::int64_t checkpoint_format_version = 2;
 
+// The most steps a run may take (three years at -dt 1): foehn-mountainwave refuses a longer
+// run, and a checkpoint claiming more is no clock a run left behind.
+inline constexpr std::int64_t max_run_steps = 100'000'000;
+
 struct CheckpointMetadata {
   // The options a restart must share with the writing run (CaseFingerprint builds one); the
   // reader refuses a checkpoint whose fingerprint differs and says which options do.
