@@ -51,6 +51,7 @@ mw() {
   local name=$1 ranks=$2 tets=$3; shift 3
   local dt=20
   ((tets > 12000000)) && dt=15  # CFL: -dt 20 is refused from about 15 M tets
+  ((tets > 60000000)) && dt=10  # and -dt 15 from about 60 M (edges shrink as tets^(-1/3))
   local started=$SECONDS
   timeout "${RUN_LIMIT:-540}" $run $mpi -n "$ranks" ${RANK_WRAPPER:-} foehn-mountainwave -mesh_tets "$tets" \
     -foehn_backend cuda -foehn_solves device -max_steps "$steps" -timing_warmup "$warmup" \
