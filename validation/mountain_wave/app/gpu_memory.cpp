@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include <petscsys.h>
 
@@ -60,15 +62,19 @@ std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device
   if (model.device_products_max_tets_per_rank <= 0 ||
       tets_per_rank <= model.device_products_max_tets_per_rank)
     return {};
-  // Past cuSPARSE's limit GAMG's sparse products are formed on the host: the Galerkin
-  // products (PtAP) and the prolongator smoothing's A P (MatMatMult); everything else stays on
-  // the GPUs. Once per run: the pressure preconditioner is built once. Measured on 2 x H200 at
-  // 20 M tets with PtAP on the host: the first step (which builds it) 23-33 s against 16 s on
-  // one GPU with the products on its device, later steps 1.4x faster. On 4 x H200 at 80 M tets
-  // (21 M per rank) A P failed on the GPUs of the inner slabs once PtAP was on the host. A
-  // user's own choice of either option decides for that product.
+  // Past cuSPARSE's limit GAMG's Galerkin products (PtAP) are formed on the host; everything
+  // else stays on the GPUs. Once per run: the pressure preconditioner is built once. Measured
+  // on 2 x H200 at 20 M tets: the first step (which builds it) 23-33 s against 16 s on one GPU
+  // with the products on its device, later steps 1.4x faster. On more than two ranks (slabs
+  // with two neighbours) the prolongator smoothing's A P failed on the GPUs too (4 x H200,
+  // 80 M tets, 21 M per rank; on two ranks it ran on the GPUs at that size): there it goes to
+  // the host as well. That 80 M run then had not finished its first step after 237 s, so it
+  // is not known to be faster than failing (docs/scaling.md). A user's own choice of either
+  // option decides for that product.
+  std::vector<const char*> host_products{"-matptap_backend_cpu"};
+  if (ranks > 2) host_products.push_back("-matmatmult_backend_cpu");
   std::string moved;
-  for (const char* option : {"-matptap_backend_cpu", "-matmatmult_backend_cpu"}) {
+  for (const char* option : host_products) {
     PetscBool user_set = PETSC_FALSE;
     FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, option, &user_set));
     if (user_set) continue;

@@ -30,9 +30,9 @@ GpuMemoryModel gpu_memory_model(bool device_solves, int ranks);
 // `global_tets` over the ranks of `comm` need more memory than any rank's GPU has free now,
 // naming the bytes needed and free, the rank and `request` (the option that sized the case);
 // before anything large is allocated. The current device must be the rank's. Past the per-rank
-// limit of GAMG's device products it sets PETSc's -matptap_backend_cpu and
-// -matmatmult_backend_cpu (each unless the user gave it) and returns a line for the run log
-// saying so; otherwise an empty string.
+// limit of GAMG's device products it sets PETSc's -matptap_backend_cpu, on more than two ranks
+// also -matmatmult_backend_cpu (each unless the user gave it), and returns a line for the run
+// log saying so; otherwise an empty string.
 std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
                                   const std::string& request);
 
