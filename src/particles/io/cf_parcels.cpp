@@ -82,6 +82,32 @@ void describe_coordinates(netcdf::Dataset& file, int lon, int lat, int pressure,
   file.put_text_attribute(time, "calendar", "proleptic_gregorian");
 }
 
+void describe_quantity(netcdf::Dataset& file, int variable, const std::string& name) {
+  struct Known {
+    const char* name;
+    const char* long_name;
+    const char* units;  // nullptr: the caller's (mass is 1 at release unless a file gives it)
+  };
+  static constexpr std::array<Known, 6> known{{
+      {"mass", "tracer mass carried by the parcel (decays with -decay_time_trop/strat)", nullptr},
+      {"subgrid_u", "subgrid eastward wind perturbation of the parcel (Langevin state)", "m s-1"},
+      {"subgrid_v", "subgrid northward wind perturbation of the parcel (Langevin state)", "m s-1"},
+      {"subgrid_omega", "subgrid vertical pressure velocity perturbation (Langevin state)",
+       "Pa s-1"},
+      {"path_horizontal_m", "horizontal path length travelled by the parcel", "m"},
+      {"path_vertical_m", "vertical path length travelled by the parcel", "m"},
+  }};
+  file.put_text_attribute(variable, "coordinates", parcel_coordinates);
+  for (const Known& k : known) {
+    if (name != k.name) continue;
+    file.put_text_attribute(variable, "long_name", k.long_name);
+    if (k.units != nullptr) file.put_text_attribute(variable, "units", k.units);
+    return;
+  }
+  // A quantity of the user's: its name is all Foehn knows of it.
+  file.put_text_attribute(variable, "long_name", name);
+}
+
 void describe_status(netcdf::Dataset& file, int status) {
   file.put_text_attribute(status, "long_name", "parcel status");
   file.put_text_attribute(status, "flag_meanings", "active left_domain");
@@ -97,6 +123,10 @@ void describe_file(netcdf::Dataset& file, const char* feature_type, const char* 
   file.put_text_attribute(NC_GLOBAL, "featureType", feature_type);
   file.put_text_attribute(NC_GLOBAL, "foehn_format", foehn_format);
   file.put_text_attribute(NC_GLOBAL, "source", "Foehn air-parcel transport (foehn-trajectories)");
+  file.put_text_attribute(NC_GLOBAL, "title",
+                          std::string("Foehn air parcels (") + feature_type + ")");
+  // No time stamp: a rerun or a restart writes bitwise the same file (docs/particles_io.md).
+  file.put_text_attribute(NC_GLOBAL, "history", std::string("written by Foehn, ") + foehn_format);
 }
 
 }  // namespace foehn::particles::cf

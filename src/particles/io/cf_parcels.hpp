@@ -43,9 +43,12 @@ double check_seconds_units(const std::string& units, const std::filesystem::path
 // time gets `time_units` and calendar "proleptic_gregorian" (what Foehn's date arithmetic is).
 void describe_coordinates(netcdf::Dataset& file, int lon, int lat, int pressure, int time,
                           const std::string& time_units);
+// coordinates, long_name and, where Foehn knows them, units of a quantity variable (the
+// Langevin state and path lengths of transport.hpp; mass and the user's quantities by name).
+void describe_quantity(netcdf::Dataset& file, int variable, const std::string& name);
 // flag_values 0, 1 and flag_meanings "active left_domain" on an NC_UBYTE status variable.
 void describe_status(netcdf::Dataset& file, int status);
-// The global attributes: Conventions, featureType, foehn_format, source.
+// The global attributes: Conventions, featureType, foehn_format, source, title, history.
 void describe_file(netcdf::Dataset& file, const char* feature_type, const char* foehn_format);
 
 }  // namespace foehn::particles::cf

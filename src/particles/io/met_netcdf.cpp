@@ -433,7 +433,34 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
   const std::array<int, 3> wind_var{
       file.define_variable("u", type, dims), file.define_variable("v", type, dims),
       file.define_variable(options.vertical_velocity.c_str(), type, dims)};
-  for (int c = 0; c < 3; ++c) file.put_text_attribute(wind_var[c], "units", c < 2 ? "m/s" : "Pa/s");
+  // CF names, so that a CF reader (and the CF checkers) know what each variable is. "w" is
+  // ERA5's name of the same pressure velocity.
+  const struct {
+    int variable;
+    const char* standard_name;
+    const char* long_name;
+  } names[] = {
+      {time_var, "time", "time"},
+      {lev_var, "air_pressure", "pressure level"},
+      {lat_var, "latitude", "latitude"},
+      {lon_var, "longitude", "longitude"},
+      {wind_var[0], "eastward_wind", "eastward wind"},
+      {wind_var[1], "northward_wind", "northward wind"},
+      {wind_var[2], "lagrangian_tendency_of_air_pressure", "vertical pressure velocity"},
+  };
+  for (const auto& name : names) {
+    file.put_text_attribute(name.variable, "standard_name", name.standard_name);
+    file.put_text_attribute(name.variable, "long_name", name.long_name);
+  }
+  file.put_text_attribute(time_var, "axis", "T");
+  file.put_text_attribute(lev_var, "axis", "Z");
+  file.put_text_attribute(lev_var, "positive", "down");
+  file.put_text_attribute(lat_var, "axis", "Y");
+  file.put_text_attribute(lon_var, "axis", "X");
+  for (int c = 0; c < 3; ++c)
+    file.put_text_attribute(wind_var[c], "units", c < 2 ? "m s-1" : "Pa s-1");
+  file.put_text_attribute(NC_GLOBAL, "Conventions", "CF-1.11");
+  file.put_text_attribute(NC_GLOBAL, "title", "wind fields for Foehn's air-parcel transport");
   file.put_text_attribute(NC_GLOBAL, "foehn_format", "met file 1 (docs/particles_io.md)");
   file.end_definitions();
 

@@ -183,7 +183,7 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
   for (const std::string& name : parcels.quantity_names()) {
     quantity_variables.push_back(
         define_particle_variable(file, name, NC_DOUBLE, dimension, contiguous));
-    file.put_text_attribute(quantity_variables.back(), "coordinates", cf::parcel_coordinates);
+    cf::describe_quantity(file, quantity_variables.back(), name);
   }
   cf::describe_file(file, "point", "particle file 2 (docs/particles_io.md)");
   file.end_definitions();

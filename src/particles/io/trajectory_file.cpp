@@ -63,7 +63,7 @@ int define_observed(TrajectoryFileWriter::State& s, const std::string& name, int
 void define_quantity(TrajectoryFileWriter::State& s, const std::string& name) {
   // Recorded only once defined: the two lists must stay in step if netCDF fails.
   const int variable = define_observed(s, name, NC_DOUBLE);
-  s.output.dataset().put_text_attribute(variable, "coordinates", cf::parcel_coordinates);
+  cf::describe_quantity(s.output.dataset(), variable, name);
   s.quantities.push_back(name);
   s.quantity_variables.push_back(variable);
 }

@@ -43,7 +43,9 @@ struct WriterCase {
 };
 
 // gtest would otherwise print the parameter's bytes, padding included.
-void PrintTo(const WriterCase& writer_case, std::ostream* out) { *out << writer_case.name; }
+void PrintTo(const WriterCase& writer_case, std::ostream* out) {
+  *out << writer_case.name;
+}
 
 class MetWriterRoundTrip : public ::testing::TestWithParam<WriterCase> {};
 
@@ -150,20 +152,61 @@ TEST(MetFile, WriterReplacesAnExistingFileAtomically) {
   EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
 }
 
+// What write_met_file writes is a CF file: every variable named, the winds in CF units.
+TEST(MetFile, WriterNamesEveryVariableTheCfWay) {
+  foehn::testing::TempDir folder;
+  const MetGridGeometry g = small_geometry();
+  const auto path = folder / "met.nc";
+  write_met_file(path, g, {0.0}, {small_wind(g, 0)}, {.vertical_velocity = "w"});
+  int file = -1;
+  ASSERT_EQ(nc_open(path.c_str(), NC_NOWRITE, &file), NC_NOERR);
+  const auto text = [&](const char* variable_name, const char* name) {
+    int variable = NC_GLOBAL;
+    if (variable_name != nullptr && nc_inq_varid(file, variable_name, &variable) != NC_NOERR)
+      return std::string("<no variable>");
+    std::size_t length = 0;
+    if (nc_inq_attlen(file, variable, name, &length) != NC_NOERR) return std::string("<none>");
+    std::string value(length, '\0');
+    nc_get_att_text(file, variable, name, value.data());
+    return value;
+  };
+  EXPECT_EQ(text(nullptr, "Conventions"), "CF-1.11");
+  EXPECT_NE(text(nullptr, "title"), "<none>");
+  EXPECT_EQ(text("lon", "standard_name"), "longitude");
+  EXPECT_EQ(text("lat", "standard_name"), "latitude");
+  EXPECT_EQ(text("lev", "standard_name"), "air_pressure");
+  EXPECT_EQ(text("lev", "positive"), "down");
+  EXPECT_EQ(text("time", "standard_name"), "time");
+  EXPECT_EQ(text("u", "standard_name"), "eastward_wind");
+  EXPECT_EQ(text("v", "units"), "m s-1");
+  // ERA5's "w" is the pressure velocity, as "omega" is.
+  EXPECT_EQ(text("w", "standard_name"), "lagrangian_tendency_of_air_pressure");
+  EXPECT_EQ(text("w", "units"), "Pa s-1");
+  nc_close(file);
+  EXPECT_EQ(read_met_file_info(path).vertical_velocity, "w");
+}
+
 TEST(MetFile, WriterRejectsBadArguments) {
   foehn::testing::TempDir folder;
   const MetGridGeometry g = small_geometry();
   const auto path = folder / "met.nc";
-  expect_error([&] { write_met_file(path, g, {0.0, 1.0}, {small_wind(g, 0)}); },
-               foehn::ErrorCategory::invalid_input, {"met.nc", "2 times for 1 wind"});
-  expect_error([&] { write_met_file(path, g, {1.0, 1.0}, {small_wind(g, 0), small_wind(g, 1)}); },
-               foehn::ErrorCategory::invalid_input, {"strictly increasing"});
+  expect_error(
+      [&] {
+        write_met_file(path, g, {0.0, 1.0}, {small_wind(g, 0)});
+      },
+      foehn::ErrorCategory::invalid_input, {"met.nc", "2 times for 1 wind"});
+  expect_error(
+      [&] {
+        write_met_file(path, g, {1.0, 1.0}, {small_wind(g, 0), small_wind(g, 1)});
+      },
+      foehn::ErrorCategory::invalid_input, {"strictly increasing"});
   WindLevel short_wind = small_wind(g, 0);
   short_wind.v.pop_back();
   expect_error([&] { write_met_file(path, g, {0.0}, {short_wind}); },
                foehn::ErrorCategory::invalid_input, {"119 values", "120"});
-  expect_error([&] { write_met_file(folder / "no_such_dir" / "met.nc", g, {0.0}, {small_wind(g, 0)}); },
-               foehn::ErrorCategory::io, {"no_such_dir"});
+  expect_error(
+      [&] { write_met_file(folder / "no_such_dir" / "met.nc", g, {0.0}, {small_wind(g, 0)}); },
+      foehn::ErrorCategory::io, {"no_such_dir"});
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 

@@ -291,6 +291,17 @@ TEST(ParticleFile, CarriesCfMetadata) {
   EXPECT_EQ(text(time, "standard_name"), "time");
   EXPECT_EQ(text(pressure, "standard_name"), "air_pressure");
   EXPECT_EQ(text(mass, "coordinates"), "time lat lon pressure");
+  EXPECT_NE(text(mass, "long_name"), "<none>");
+  // Every quantity is named; those Foehn computes carry their units, a user's its name.
+  int path_length = -1, tracer = -1;
+  nc(nc_inq_varid(file, "path_horizontal_m", &path_length));
+  nc(nc_inq_varid(file, "tracer", &tracer));
+  EXPECT_EQ(text(path_length, "units"), "m");
+  EXPECT_EQ(text(path_length, "long_name"), "horizontal path length travelled by the parcel");
+  EXPECT_EQ(text(tracer, "long_name"), "tracer");
+  EXPECT_EQ(text(tracer, "units"), "<none>");
+  EXPECT_EQ(text(NC_GLOBAL, "title"), "Foehn air parcels (point)");
+  EXPECT_NE(text(NC_GLOBAL, "history"), "<none>");
   nc(nc_close(file));
   ParticleFileTime clock;
   const ParticleSet back = read_particle_file(path, &clock);

@@ -90,6 +90,10 @@ TEST(TrajectoryFile, MatchesParcelsByIdAndFillsWhatIsMissing) {
   EXPECT_EQ(file.text("trajectory", "cf_role"), "trajectory_id");
   EXPECT_EQ(file.text("time", "units"), "seconds since 2000-01-01 00:00:00");
   EXPECT_EQ(file.text("lat", "standard_name"), "latitude");
+  // A quantity that appears in a later snapshot is described like the first ones.
+  EXPECT_EQ(file.text("path_horizontal_m", "units"), "m");
+  EXPECT_EQ(file.text("path_horizontal_m", "coordinates"), "time lat lon pressure");
+  EXPECT_EQ(file.text(nullptr, "title"), "Foehn air parcels (trajectory)");
   ASSERT_EQ(file.length("trajectory"), 3u);
   ASSERT_EQ(file.length("obs"), 2u);
   std::vector<long long> ids(3);
