@@ -225,6 +225,29 @@ TEST_F(CheckpointFileTest, WrittenWithChecksummedMetadataAndFixedLengthStrings) 
   }
 }
 
+// Each dataset says what it holds: the kinematic pressure is not to be read as pascals.
+TEST_F(CheckpointFileTest, DatasetsCarryUnitsAndMeaning) {
+  Hdf5Edit edit(path_);
+  const auto text = [&](const char* dataset, const char* name) {
+    const hid_t attribute = H5Aopen_by_name(edit.file(), dataset, name, H5P_DEFAULT, H5P_DEFAULT);
+    if (attribute < 0) return std::string("<none>");
+    const hid_t type = H5Aget_type(attribute);
+    std::string value(H5Tget_size(type), '\0');
+    EXPECT_GE(H5Aread(attribute, type, value.data()), 0);
+    EXPECT_GE(H5Tclose(type), 0);
+    EXPECT_GE(H5Aclose(attribute), 0);
+    return value.substr(0, value.find('\0'));
+  };
+  EXPECT_EQ(text("nodes/pressure", "units"), "m2 s-2");
+  EXPECT_NE(text("nodes/pressure", "description").find("not Pa"), std::string::npos);
+  EXPECT_NE(text("nodes/pressure", "description").find("'p' in the .pvtu"), std::string::npos);
+  EXPECT_EQ(text("nodes/velocity", "units"), "m s-1");
+  EXPECT_EQ(text("nodes/theta", "units"), "K");
+  EXPECT_EQ(text("nodes/coordinates", "units"), "m");
+  for (const char* tracer : {"nodes/qv", "nodes/qc", "nodes/qr"})
+    EXPECT_EQ(text(tracer, "units"), "kg kg-1") << tracer;
+}
+
 // A file of checkpoint format 1 (or any HDF5 file in the 1.8-compatible default format) is
 // refused from its superblock, before HDF5 decodes its unchecksummed metadata.
 TEST_F(CheckpointFileTest, OldFileFormatIsRefusedBeforeHdf5ReadsIt) {

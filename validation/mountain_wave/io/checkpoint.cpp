@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -131,6 +132,35 @@ struct GatheredField {
   std::vector<double> values;  // rank 0: [global nodes][components] in input numbering
 };
 
+// Units and meaning of the node datasets, written as attributes: a reader of the file alone
+// must not take the kinematic pressure for pascals, and the .pvtu snapshots name two of the
+// fields differently (the dataset names stay: they are the format's).
+struct FieldMeaning {
+  const char* name;
+  const char* units;
+  const char* description;
+};
+constexpr std::array<FieldMeaning, 7> field_meanings{{
+    {"coordinates", "m", "node coordinates x, y, z in the input numbering"},
+    {"velocity", "m s-1", "total velocity (u, v, w); 'u' in the .pvtu snapshots"},
+    {"pressure", "m2 s-2",
+     "kinematic pressure perturbation p'/rho0 (not Pa); 'p' in the .pvtu snapshots"},
+    {"theta", "K", "potential-temperature perturbation theta'"},
+    {"qv", "kg kg-1", "water vapour mixing ratio"},
+    {"qc", "kg kg-1", "cloud water mixing ratio"},
+    {"qr", "kg kg-1", "rain water mixing ratio"},
+}};
+
+detail::DatasetOptions node_dataset_options(const std::string& name) {
+  detail::DatasetOptions options{.checksum = true};
+  for (const FieldMeaning& meaning : field_meanings)
+    if (name == meaning.name) {
+      options.units = meaning.units;
+      options.description = meaning.description;
+    }
+  return options;
+}
+
 void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
                 const std::vector<GatheredField>& node_fields,
                 const std::vector<GatheredField>& extra_fields) {
@@ -155,7 +185,8 @@ void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
         const std::vector<hsize_t> dims = f.components == 1
                                               ? std::vector<hsize_t>{nodes}
                                               : std::vector<hsize_t>{nodes, hsize_t(f.components)};
-        detail::write_dataset(group.get(), f.name.c_str(), f.values, dims, file, checksummed);
+        detail::write_dataset(group.get(), f.name.c_str(), f.values, dims, file,
+                              node_dataset_options(f.name));
       }
     }
     if (!extra_fields.empty()) {
