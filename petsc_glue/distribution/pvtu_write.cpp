@@ -143,8 +143,11 @@ void write_pvtu(const DistributedMesh& mesh, const std::filesystem::path& path,
       fail(ErrorCategory::invalid_input, "write_pvtu: the mesh was distributed as rank ", mesh.rank,
            " of ", mesh.size, " but the communicator has ", shape.rank, " of ", shape.size);
     piece = mesh.local;
-    piece.node_fields.insert(piece.node_fields.end(), node_fields.begin(), node_fields.end());
-    piece.tet_fields.insert(piece.tet_fields.end(), tet_fields.begin(), tet_fields.end());
+    // The caller's fields first: the first of each size becomes ParaView's active array, and a
+    // series should open coloured by what the caller wrote, not by the mesh's own fields (the
+    // mountain-wave output once opened coloured by boundary_kind).
+    piece.node_fields.insert(piece.node_fields.begin(), node_fields.begin(), node_fields.end());
+    piece.tet_fields.insert(piece.tet_fields.begin(), tet_fields.begin(), tet_fields.end());
     piece.tet_fields.push_back(
         {rank_field_name, 1,
          std::vector<double>(piece.tet_count(), static_cast<double>(shape.rank))});

@@ -123,6 +123,27 @@ TEST_F(PvtuTest, WrittenPiecesReadBackAsTheInputMesh) {
   EXPECT_EQ(cells_of_rank, tets_per_rank);
 }
 
+// ParaView colours by the active scalars: the caller's first field, not the mesh's "height".
+TEST_F(PvtuTest, CallersFirstScalarIsTheActiveOne) {
+  SharedTempDir folder;
+  const auto path = folder / "active.pvtu";
+  MeshField p{"p", 1, std::vector<double>(static_cast<std::size_t>(mesh_.local_nodes()), 1.0)};
+  std::vector<MeshField> fields = node_fields();
+  fields.push_back(p);
+  write_pvtu(mesh_, path, fields, tet_fields());
+  if (world_rank() != 0) return;
+  vtkNew<vtkXMLPUnstructuredGridReader> reader;
+  reader->SetFileName(path.c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  ASSERT_NE(grid->GetPointData()->GetScalars(), nullptr);
+  EXPECT_STREQ(grid->GetPointData()->GetScalars()->GetName(), "p");
+  ASSERT_NE(grid->GetPointData()->GetVectors(), nullptr);
+  EXPECT_STREQ(grid->GetPointData()->GetVectors()->GetName(), "u");
+  ASSERT_NE(grid->GetCellData()->GetScalars(), nullptr);
+  EXPECT_STREQ(grid->GetCellData()->GetScalars()->GetName(), "input_tet");
+}
+
 TEST_F(PvtuTest, WritingAgainReplacesTheFiles) {
   SharedTempDir folder;
   const auto path = folder / "again.pvtu";

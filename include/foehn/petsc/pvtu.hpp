@@ -26,7 +26,9 @@ namespace foehn::petsc {
 // fields with the same names and component counts. Throws foehn::Error on every rank when
 // any rank fails: invalid_input for a bad path or field (wrong size, duplicate or reserved
 // name such as "rank" or "tet_tag", ranks disagreeing on the fields), io when a file cannot be
-// written; the message names the rank and the file.
+// written; the message names the rank and the file. The caller's fields come before the mesh's
+// own (mesh.local's node and tet fields), so the first caller field of 1, 3 or 9 components is
+// what ParaView colours by.
 void write_pvtu(const DistributedMesh& mesh, const std::filesystem::path& path,
                 std::span<const MeshField> node_fields = {},
                 std::span<const MeshField> tet_fields = {}, const VtuOptions& options = {});
