@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "foehn/particles/io/particle_file.hpp"
+#include "foehn/particles/transport.hpp"
 #include "foehn/runtime/error.hpp"
 #include "met_source.hpp"
 #include "parcel_outputs.hpp"
@@ -69,6 +70,9 @@ void run_trajectories() {
   ParticleSet parcels = o.parcels_file.empty() ? make_random_global_parcels(o.random_parcels)
                                                : read_particle_file(o.parcels_file, &initial_clock);
   if (!parcels.has_quantity("mass")) parcels.add_quantity("mass", 1.0);
+  // Present from the first snapshot on: ParaView's .pvd reader offers only the arrays of the
+  // first snapshot, and the series is easier to read when every file has the same ones.
+  add_transport_quantities(parcels, o.settings.physics);
   std::error_code folder_error;
   std::filesystem::create_directories(o.output_dir, folder_error);
   if (folder_error)  // e.g. no permission: read_trajectory_options checked the rest

@@ -35,9 +35,12 @@ void TransportSettings::validate() const {
                                  p.subgrid_horizontal_factor,
                                  p.subgrid_vertical_factor,
                                  p.tropopause_layer_depth};
-  const char* names[] = {"horizontal_diffusivity_troposphere", "horizontal_diffusivity_stratosphere",
-                         "vertical_diffusivity_troposphere",   "vertical_diffusivity_stratosphere",
-                         "subgrid_horizontal_factor",          "subgrid_vertical_factor",
+  const char* names[] = {"horizontal_diffusivity_troposphere",
+                         "horizontal_diffusivity_stratosphere",
+                         "vertical_diffusivity_troposphere",
+                         "vertical_diffusivity_stratosphere",
+                         "subgrid_horizontal_factor",
+                         "subgrid_vertical_factor",
                          "tropopause_layer_depth"};
   for (std::size_t i = 0; i < std::size(non_negative); ++i) {
     if (!std::isfinite(non_negative[i]) || non_negative[i] < 0.0) {
@@ -46,12 +49,14 @@ void TransportSettings::validate() const {
     }
   }
   if (!std::isfinite(p.decay_time_troposphere) || !std::isfinite(p.decay_time_stratosphere)) {
-    fail(ErrorCategory::invalid_input, "transport settings: decay times must be finite (<= 0 "
-         "turns decay off), got ", p.decay_time_troposphere, " and ", p.decay_time_stratosphere);
+    fail(ErrorCategory::invalid_input,
+         "transport settings: decay times must be finite (<= 0 "
+         "turns decay off), got ",
+         p.decay_time_troposphere, " and ", p.decay_time_stratosphere);
   }
   if (!std::isfinite(p.tropopause_pressure) || p.tropopause_pressure <= 0.0) {
-    fail(ErrorCategory::invalid_input, "transport settings: tropopause_pressure must be > 0 Pa, got ",
-         p.tropopause_pressure);
+    fail(ErrorCategory::invalid_input,
+         "transport settings: tropopause_pressure must be > 0 Pa, got ", p.tropopause_pressure);
   }
   if (p.scheme != Integrator::euler && p.scheme != Integrator::midpoint &&
       p.scheme != Integrator::rk4) {
@@ -60,23 +65,27 @@ void TransportSettings::validate() const {
   }
 }
 
+void add_transport_quantities(ParticleSet& particles, const TransportPhysics& physics) {
+  if (physics.subgrid_wind) {
+    for (const char* name : subgrid_quantity_names)
+      if (!particles.has_quantity(name)) particles.add_quantity(name, 0.0);
+  }
+  if (physics.track_path_length) {
+    for (const char* name : path_quantity_names)
+      if (!particles.has_quantity(name)) particles.add_quantity(name, 0.0);
+  }
+}
+
 TransportReport transport(ParticleSet& particles, const MetGrid& grid, const TransportClock& clock,
                           const TransportSettings& settings) {
   particles.validate();
   detail::check_transport_arguments(clock, settings);
   const TransportPhysics physics = settings.physics;
-  if (physics.subgrid_wind) {
-    for (const char* name : subgrid_quantity_names)
-      if (!particles.has_quantity(name)) particles.add_quantity(name, 0.0);
-  }
+  add_transport_quantities(particles, physics);
   std::vector<double*> decaying;
   if (physics.decays()) {
     for (const auto& name : settings.decaying_quantities)
       decaying.push_back(particles.quantity(name).data());
-  }
-  if (physics.track_path_length) {
-    for (const char* name : path_quantity_names)
-      if (!particles.has_quantity(name)) particles.add_quantity(name, 0.0);
   }
   OptionalParcelArrays optional{{nullptr, nullptr, nullptr}, {nullptr, nullptr}};
   if (physics.subgrid_wind) {
@@ -84,7 +93,8 @@ TransportReport transport(ParticleSet& particles, const MetGrid& grid, const Tra
       optional.subgrid[c] = particles.quantity(subgrid_quantity_names[c]).data();
   }
   if (physics.track_path_length) {
-    for (int c = 0; c < 2; ++c) optional.path[c] = particles.quantity(path_quantity_names[c]).data();
+    for (int c = 0; c < 2; ++c)
+      optional.path[c] = particles.quantity(path_quantity_names[c]).data();
   }
 
   const MetGridView view = grid.view();

@@ -64,6 +64,10 @@ TEST_F(TrajectoriesTool, WritesSnapshotsWithEveryParcel) {
   EXPECT_EQ(end.time.front(), 21600.0);
   EXPECT_TRUE(end.has_quantity("path_horizontal_m"));
   EXPECT_TRUE(end.has_quantity("subgrid_u"));
+  // The first snapshot has every array the later ones have (ParaView's .pvd reader shows only
+  // the first's), zero before the first step.
+  EXPECT_EQ(start.quantity_names(), end.quantity_names());
+  for (const auto& value : start.quantity("subgrid_u")) EXPECT_EQ(value, 0.0);
 }
 
 TEST_F(TrajectoriesTool, SortedAndUnsortedRunsAgreeBitwise) {

@@ -26,6 +26,12 @@ inline constexpr const char* subgrid_quantity_names[3] = {"subgrid_u", "subgrid_
 // Added (zero) when physics.track_path_length is on.
 inline constexpr const char* path_quantity_names[2] = {"path_horizontal_m", "path_vertical_m"};
 
+// Adds (zero) the quantities `physics` keeps in the set and the set lacks: the Langevin state
+// with subgrid winds, the path lengths when tracked. transport() does it on its first call; a
+// driver that writes the set before the first step calls it first, so that every snapshot of
+// a series has the same arrays.
+void add_transport_quantities(ParticleSet& particles, const TransportPhysics& physics);
+
 // Which steps a call takes: `steps` steps of dt from t_start; `first_step_index` numbers the
 // first of them for the random numbers (a driver counts steps over the whole run, so that
 // no two steps of a run share numbers).
