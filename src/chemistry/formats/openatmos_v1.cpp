@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -100,9 +101,14 @@ class V1Reader {
       fail(ErrorCategory::invalid_input, source_,
            ": field 'version' must be a string such as \"1.0.0\"");
     const std::string text = version.get<std::string>();
-    if (text != "1" && text.rfind("1.", 0) != 0)
-      fail(ErrorCategory::invalid_input, source_, ": field 'version' is '", text,
-           "'; this reader knows version 1 of the OpenAtmos schema");
+    // "1", "1.0" or "1.0.0": major 1 and up to two more dot-separated numbers (semantic
+    // versioning's core; "1.x", "1..0" and "1.0.0-beta" are not versions this reader knows).
+    static const std::regex semantic_version(R"(1(\.(0|[1-9][0-9]{0,8})){0,2})");
+    if (text.size() > 32 || !std::regex_match(text, semantic_version))
+      fail(ErrorCategory::invalid_input, source_, ": field 'version' is '", text.substr(0, 32),
+           text.size() > 32 ? "...'" : "'",
+           "; this reader knows version 1 of the OpenAtmos schema, written \"1\", \"1.0\" or "
+           "\"1.0.0\"");
   }
 
   double number(const json& value, const std::string& where, const std::string& key) const {

@@ -318,6 +318,26 @@ TEST(MechanismFormats, OpenAtmosV1RefusesWhatItCannotRepresent) {
       {"species 0 ('A')", "field 'colour'"});
   expect_rejected([&] { return v1(R"({"version": "2.0.0", "species": [], "reactions": []})"); },
                   {"field 'version' is '2.0.0'"});
+  // Malformed versions of the right major number were once accepted.
+  for (const char* malformed : {"1.x", "1..0", "1.0.0.0", "1.0.0-beta", "10", "1.01", "1."}) {
+    const std::string expected = std::string("field 'version' is '") + malformed + "'";
+    expect_rejected(
+        [&] {
+          return v1(std::string(R"({"version": ")") + malformed +
+                    R"(", "species": [], "reactions": []})");
+        },
+        {expected.c_str()});
+  }
+  expect_rejected(
+      [&] {
+        return v1(R"({"version": ")" + std::string(100000, '1') +
+                  R"(", "species": [], "reactions": []})");
+      },
+      {"field 'version' is '11111111", "...'"});
+  for (const char* good : {"1", "1.0", "1.0.0", "1.2.3"})
+    EXPECT_NO_THROW(v1(std::string(R"({"version": ")") + good +
+                       R"(", "species": [{"name": "A"}], "reactions": []})"))
+        << good;
   expect_rejected(
       [&] {
         return v1(
