@@ -104,6 +104,28 @@ TEST_F(MountainWaveTool, ValuesThatPassTheirSignButNotTheirMeaningAreRefused) {
                      std::string(option) + " '1e300': out of range");
 }
 
+// A checkpoint with a flipped byte is refused in one line, exit 2. HDF5 1.10 leaks internal
+// blocks on some of them (a byte in an object header, as at 641 here) and its clean-up at exit
+// once printed "HDF5: infinite loop closing library" and a line of 100 codes after the error.
+TEST_F(MountainWaveTool, ACorruptCheckpointIsRefusedTidily) {
+  const RunResult written = run("-mesh_cells 6,6,4 -max_steps 1 -checkpoint_interval 1");
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  const std::filesystem::path good = folder_ / "out" / "checkpoint_000001.h5";
+  std::ifstream in(good, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  ASSERT_GT(bytes.size(), 2600u);
+  for (const std::size_t at : {641u, 1282u, 1923u, 2564u}) {
+    std::string flipped = bytes;
+    flipped[at] = static_cast<char>(flipped[at] ^ 0x5a);
+    std::ofstream(folder_ / "bad.h5", std::ios::binary | std::ios::trunc) << flipped;
+    const RunResult r = run("-mesh_cells 6,6,4 -max_steps 1 -restart bad.h5");
+    EXPECT_EQ(r.exit_code, 2) << "byte " << at << ":\n" << r.output;
+    EXPECT_NE(r.output.find("'bad.h5'"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("infinite loop"), std::string::npos) << "byte " << at << ":\n"
+                                                                 << r.output;
+  }
+}
+
 // -foehn_devices sets PETSc's -device_select, which a PETSc without CUDA never reads: the run
 // once ended with "unknown option -device_select" and exit code 2.
 TEST_F(MountainWaveTool, DevicesListedWithFoehnDevicesRunToTheEnd) {

@@ -547,6 +547,7 @@ void run() {
 }  // namespace foehn::mountainwave
 
 int main(int argc, char** argv) {
+  foehn::mountainwave::skip_hdf5_clean_up_at_exit();  // before MPI_Init and any HDF5 call
   return foehn::app::run_petsc_application(
       argc, argv,
       {"foehn-mountainwave",

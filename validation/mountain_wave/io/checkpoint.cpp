@@ -526,4 +526,11 @@ CheckpointInfo read_checkpoint_info(const std::filesystem::path& path) {
   return info;
 }
 
+void skip_hdf5_clean_up_at_exit() noexcept {
+  // Both must come before MPI_Init: a parallel HDF5 initialised after it also ends itself from
+  // MPI_Finalize (an attribute on MPI_COMM_SELF), which H5dont_atexit does not stop.
+  (void)H5dont_atexit();  // fails only once HDF5 is initialised; then it changes nothing
+  (void)H5open();
+}
+
 }  // namespace foehn::mountainwave

@@ -82,4 +82,11 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
 // Foehn checkpoint.
 CheckpointInfo read_checkpoint_info(const std::filesystem::path& path);
 
+// For a program's main(), before MPI_Init and any HDF5 call (PETSc's included): HDF5 1.10 leaks
+// internal blocks on some corrupt checkpoints it refuses (a flipped byte in an object header), and
+// its clean-up at exit then loops and prints "HDF5: infinite loop closing library" after the
+// one-line error. Every file is closed explicitly before a Foehn program ends, so that
+// clean-up has nothing to save; this turns it off (H5dont_atexit).
+void skip_hdf5_clean_up_at_exit() noexcept;
+
 }  // namespace foehn::mountainwave
