@@ -34,7 +34,7 @@ const char* specific_message(Result (*message)(Code, Text, Specific*), PetscErro
 
 }  // namespace
 
-void throw_petsc_error(PetscErrorCode code, const char* expression, const char* file, int line) {
+std::string petsc_error_text(PetscErrorCode code) {
   const char* text = nullptr;
   // PETSc's message from where the error arose (PetscError keeps the first of each error):
   // for a GPU error it names the CUDA or cuSPARSE status, which the code alone does not.
@@ -43,10 +43,14 @@ void throw_petsc_error(PetscErrorCode code, const char* expression, const char* 
   while (!detail.empty() && (detail.back() == '\n' || detail.back() == ' ')) detail.pop_back();
   for (char& c : detail)
     if (c == '\n') c = ' ';  // errors are reported on one line
-  const bool out_of_memory = code == PETSC_ERR_MEM || says_out_of_memory(detail);
+  return std::string(text ? text : "unknown") + (detail.empty() ? "" : ": ") + detail;
+}
+
+void throw_petsc_error(PetscErrorCode code, const char* expression, const char* file, int line) {
+  const std::string text = petsc_error_text(code);
+  const bool out_of_memory = code == PETSC_ERR_MEM || says_out_of_memory(text);
   fail(out_of_memory ? ErrorCategory::out_of_memory : ErrorCategory::petsc, expression,
-       " failed with PETSc error ", static_cast<int>(code), " (", text ? text : "unknown",
-       detail.empty() ? "" : ": ", detail, ") at ", file, ":", line);
+       " failed with PETSc error ", static_cast<int>(code), " (", text, ") at ", file, ":", line);
 }
 
 }  // namespace foehn::detail

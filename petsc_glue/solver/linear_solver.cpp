@@ -230,12 +230,30 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
-  FOEHN_PETSC_CHECK(KSPSetFromOptions(ksp_));
+  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
+  if (const PetscErrorCode code = KSPSetFromOptions(ksp_); code == PETSC_ERR_ARG_UNKNOWN_TYPE) {
+    // A misspelt -<prefix>ksp_type or -<prefix>pc_type (or a type of a package this PETSc
+    // lacks) is the user's input: one line naming the options given, exit 2.
+    std::string given;
+    for (const char* option : {"-ksp_type", "-pc_type"}) {
+      char value[256] = "";
+      PetscBool set = PETSC_FALSE;
+      FOEHN_PETSC_CHECK(
+          PetscOptionsGetString(nullptr, options_prefix, option, value, sizeof value, &set));
+      if (set)
+        given +=
+            std::string(given.empty() ? "" : ", ") + "-" + prefix_ + (option + 1) + " " + value;
+    }
+    fail(ErrorCategory::invalid_input, "linear solver ", label_of(prefix_), ": ",
+         given.empty() ? std::string("a type in its options") : given, ": ",
+         foehn::detail::petsc_error_text(code), " (-help lists the types this PETSc has)");
+  } else {
+    FOEHN_PETSC_CHECK(code);
+  }
   // After the command line, so that it also reaches a GAMG chosen there (-<prefix>pc_type gamg
   // over a BoomerAMG default); explicit -<prefix>pc_gamg_threshold and
   // -<prefix>pc_gamg_process_eq_limit still win.
   PetscBool gamg = PETSC_FALSE, threshold_given = PETSC_FALSE, eq_limit_given = PETSC_FALSE;
-  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
   FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
   FOEHN_PETSC_CHECK(
       PetscOptionsHasName(nullptr, options_prefix, "-pc_gamg_threshold", &threshold_given));
@@ -430,7 +448,14 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
     ScopedLogEvent event(LogEvent::solver_setup, reinterpret_cast<PetscObject>(ksp_));
     const ProductBuffersFreed products(ksp_, prefix_);
     in_context("setting up", [&] {
-      FOEHN_PETSC_CHECK(KSPSetUp(ksp_));
+      // An inner solver's type (-<prefix>mg_levels_pc_type, -<prefix>sub_ksp_type, ...) is
+      // read only here: unknown, it is the user's input as at KSPSetFromOptions.
+      if (const PetscErrorCode code = KSPSetUp(ksp_); code == PETSC_ERR_ARG_UNKNOWN_TYPE)
+        fail(ErrorCategory::invalid_input,
+             "an inner solver's type in the options: ", foehn::detail::petsc_error_text(code),
+             " (-help lists the types this PETSc has)");
+      else
+        FOEHN_PETSC_CHECK(code);
       pass_reuse_to_blocks(reuse);
       FOEHN_PETSC_CHECK(KSPSetUpOnBlocks(ksp_));
     });

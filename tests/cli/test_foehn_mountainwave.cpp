@@ -126,6 +126,20 @@ TEST_F(MountainWaveTool, ACorruptCheckpointIsRefusedTidily) {
   }
 }
 
+// A misspelt solver type is the user's input: one line naming the option, exit 2 (it was a
+// PETSc error, exit 1). An inner solver's type is read when the solver is set up.
+TEST_F(MountainWaveTool, AnUnknownSolverTypeNamesTheOption) {
+  expect_bad_input(run("-mesh_cells 2,2,2 -pressure_ksp_type foo"),
+                   "linear solver 'pressure_': -pressure_ksp_type foo: ");
+  expect_bad_input(run("-mesh_cells 2,2,2 -theta_pc_type bar"),
+                   "linear solver 'theta_': -theta_pc_type bar: ");
+  const RunResult inner = run("-mesh_cells 2,2,2 -max_steps 1 -pressure_mg_levels_pc_type baz");
+  EXPECT_EQ(inner.exit_code, 2) << inner.output;
+  EXPECT_NE(inner.output.find("an inner solver's type in the options: "), std::string::npos)
+      << inner.output;
+  EXPECT_NE(inner.output.find("PC type baz"), std::string::npos) << inner.output;
+}
+
 // -foehn_devices sets PETSc's -device_select, which a PETSc without CUDA never reads: the run
 // once ended with "unknown option -device_select" and exit code 2.
 TEST_F(MountainWaveTool, DevicesListedWithFoehnDevicesRunToTheEnd) {
