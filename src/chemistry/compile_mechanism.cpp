@@ -232,6 +232,12 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
         c.reactant_species.push_back(at(a.species));
     }
     c.reactant_start.push_back(static_cast<int>(c.reactant_species.size()));
+    for (const SpeciesAmount& a : r.products)
+      if (!(std::abs(a.amount) <= max_product_yield))  // NaN fails too
+        fail(ErrorCategory::invalid_input, "chemistry: reaction ", mechanism.equation(r),
+             ": product yield ", a.amount, " of ",
+             mechanism.species[static_cast<std::size_t>(a.species)].name,
+             " is not a finite number of magnitude at most ", max_product_yield);
     std::map<int, double> net;
     for (const SpeciesAmount& a : r.reactants) net[a.species] -= a.amount;
     for (const SpeciesAmount& a : r.products) net[a.species] += a.amount;

@@ -51,11 +51,14 @@ struct Species {
 // lumped atmospheric reaction comes near it), so a typo such as 1e9 is an error naming the
 // field instead of a runaway allocation.
 inline constexpr int max_reactant_coefficient = 16;
+// A product's yield beyond this (in magnitude) is refused: lumped yields stay well below 100,
+// and a yield of 1e308 once passed every check and made the first step non-finite.
+inline constexpr double max_product_yield = 1000.0;
 
 struct SpeciesAmount {
   int species = 0;
-  // reactants: integer coefficient, 1 .. max_reactant_coefficient; products: yield (any value
-  // >= 0)
+  // reactants: integer coefficient, 1 .. max_reactant_coefficient; products: yield (a finite
+  // value >= 0, at most max_product_yield)
   double amount = 1.0;
 };
 

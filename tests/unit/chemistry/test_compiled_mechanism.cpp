@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -327,6 +328,40 @@ TEST(CompiledMechanism, HugeReactantCoefficientsAreRefusedBeforeAnyAllocation) {
           << error.what();
     }
   }
+}
+
+// A yield of 1e308 (or NaN) passed every reader and made the first step non-finite.
+TEST(CompiledMechanism, HugeOrNonFiniteYieldsAreRefused) {
+  for (const double yield : {1e308, 1001.0, -1e300, std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity()}) {
+    Mechanism m;
+    m.species.resize(2);
+    m.species[0].name = "A";
+    m.species[1].name = "B";
+    Reaction r;
+    r.reactants = {SpeciesAmount{0, 1.0}};
+    r.products = {SpeciesAmount{1, yield}};
+    m.reactions = {r};
+    try {
+      (void)compile(m);
+      FAIL() << "yield " << yield << " was compiled";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
+      EXPECT_NE(std::string(error.what()).find("product yield"), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("of B is not a finite number of magnitude at most"),
+                std::string::npos)
+          << error.what();
+    }
+  }
+  Mechanism m;
+  m.species.resize(2);
+  m.species[0].name = "A";
+  m.species[1].name = "B";
+  Reaction r;
+  r.reactants = {SpeciesAmount{0, 1.0}};
+  r.products = {SpeciesAmount{1, 1000.0}};
+  m.reactions = {r};
+  EXPECT_NO_THROW((void)compile(m));
 }
 
 }  // namespace
