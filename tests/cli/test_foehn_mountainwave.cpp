@@ -213,3 +213,21 @@ TEST_F(MountainWaveExternalMesh, AMeshOfAnotherDomainOrTerrainIsRefused) {
   std::ofstream(folder_.path() / "mesh.txt") << "not a mesh\n";
   expect_bad_input(run("-mesh mesh.txt"), "expected a .msh (Gmsh 2.2 or 4.1) or .vtu file");
 }
+
+// The file's tags decide the boundary conditions: terrain and top swapped once ran.
+TEST_F(MountainWaveExternalMesh, TagsThatContradictTheGeometryAreRefused) {
+  foehn::MountainMeshOptions cells;
+  cells.cells_x = cells.cells_y = cells.cells_z = 2;
+  foehn::TetMesh swapped = foehn::generate_mountain_mesh(cells);
+  for (std::int32_t& tag : swapped.boundary_tags)
+    if (tag == foehn::boundary_terrain)
+      tag = foehn::boundary_top;
+    else if (tag == foehn::boundary_top)
+      tag = foehn::boundary_terrain;
+  expect_bad_input(run("-mesh " + write(swapped, "swapped.msh")), "has tag 2 (top, z = height)");
+  foehn::TetMesh inflow_as_outflow = foehn::generate_mountain_mesh(cells);
+  for (std::int32_t& tag : inflow_as_outflow.boundary_tags)
+    if (tag == foehn::boundary_inflow) tag = foehn::boundary_outflow;
+  expect_bad_input(run("-mesh " + write(inflow_as_outflow, "sides.msh")),
+                   "has tag 4 (outflow, x = +length_x/2) but lies on the inflow");
+}

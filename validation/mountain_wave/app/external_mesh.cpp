@@ -58,6 +58,23 @@ struct DomainSides {
   }
 };
 
+std::string side_name(std::int32_t tag) {
+  switch (tag) {
+    case boundary_terrain:
+      return "terrain";
+    case boundary_top:
+      return "top, z = height";
+    case boundary_inflow:
+      return "inflow, x = -length_x/2";
+    case boundary_outflow:
+      return "outflow, x = +length_x/2";
+    case boundary_lateral:
+      return "lateral, y = +-length_y/2";
+    default:
+      return "unknown";
+  }
+}
+
 void check_bounding_box(const TetMesh& mesh, const DomainSides& sides,
                         const std::filesystem::path& file) {
   Point3 low = mesh.nodes.front(), high = mesh.nodes.front();
@@ -121,6 +138,23 @@ ExternalMesh read_external_mountain_mesh(const std::filesystem::path& file,
     std::int32_t tag = 0;
     if (!file_tags.empty()) {
       tag = file_tags.at(sorted_triangle(nodes));
+      // The tags decide the boundary conditions: a file whose terrain and top tags are swapped
+      // once ran (inflow imposed on the top, the terrain free). A face tagged with a side of the
+      // box must lie on it; one tagged terrain on no side of the box.
+      const std::array<Point3, 3> corners{mesh.nodes[nodes[0]], mesh.nodes[nodes[1]],
+                                          mesh.nodes[nodes[2]]};
+      const bool on_its_side =
+          tag == boundary_terrain
+              ? sides.tag_of(corners) == boundary_terrain || sides.tag_of(corners) == 0
+              : std::all_of(corners.begin(), corners.end(),
+                            [&](const Point3& p) { return sides.on_side(tag, p); });
+      if (!on_its_side)
+        fail(ErrorCategory::invalid_input, quoted(file), ": boundary triangle with corners ",
+             describe_point(corners[0]), ", ", describe_point(corners[1]), ", ",
+             describe_point(corners[2]), " has tag ", tag, " (", side_name(tag), ") but lies ",
+             sides.tag_of(corners) == 0 ? std::string("on no side of the domain")
+                                        : "on the " + side_name(sides.tag_of(corners)),
+             " (tags: terrain 1, top 2, inflow 3, outflow 4, lateral 5)");
     } else {
       tag = sides.tag_of({mesh.nodes[nodes[0]], mesh.nodes[nodes[1]], mesh.nodes[nodes[2]]});
       if (tag == 0)
