@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -23,6 +24,10 @@ namespace foehn::chemistry {
 namespace {
 
 constexpr int max_include_depth = 10;  // KPP's own limit
+// Depth alone does not bound the work: a file that includes the next ten times, ten deep, is
+// 10^10 reads. Real mechanisms include a handful of files (.def, .spc, .eqn, atoms).
+constexpr int max_included_files = 1000;
+constexpr std::uintmax_t max_included_bytes = std::uintmax_t{1} << 30;  // in all, 1 GiB
 
 std::string upper(std::string text) {
   for (char& c : text) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -119,6 +124,9 @@ class KppReader {
   void read_file(const std::string& raw, const std::string& source,
                  const std::filesystem::path& folder, int depth) {
     const std::string text = without_comments(raw, source);
+    // Once per file: searching a fresh uppercase copy for each #INLINE was quadratic (200,000
+    // blocks never ended).
+    const std::string upper_text = upper(text);
     std::size_t i = 0;
     int line = 1;
     auto advance = [&](std::size_t to) {
@@ -142,7 +150,7 @@ class KppReader {
             word_end == std::string::npos ? std::string() : trim(command_line.substr(word_end));
         const std::string where = source + ": line " + std::to_string(command_at);
         if (command == "#INLINE") {
-          const std::size_t close = upper(text).find("#ENDINLINE", i);
+          const std::size_t close = upper_text.find("#ENDINLINE", i);
           if (close == std::string::npos)
             fail(ErrorCategory::invalid_input, where, ": #INLINE has no #ENDINLINE");
           advance(close + 10);
@@ -201,6 +209,15 @@ class KppReader {
     if (upper(name) == "ATOMS" && !std::filesystem::exists(path, missing)) return;
     // A folder once opened and read as nothing (the include silently ignored); a FIFO blocked.
     require_regular_file(path, where + ": #INCLUDE file");
+    if (++included_files_ > max_included_files)
+      fail(ErrorCategory::invalid_input, where, ": #INCLUDE ", name, ": more than ",
+           max_included_files, " files included in all (a file including another many times?)");
+    std::error_code size_error;
+    const std::uintmax_t size = std::filesystem::file_size(path, size_error);
+    if (size_error || size > max_included_bytes - included_bytes_)
+      fail(ErrorCategory::invalid_input, where, ": #INCLUDE ", name, ": the included files hold ",
+           "more than ", max_included_bytes, " bytes in all");
+    included_bytes_ += size;
     std::ifstream in(path, std::ios::binary);
     if (!in) fail(ErrorCategory::io, where, ": cannot open #INCLUDE file ", path.string());
     std::ostringstream text;
@@ -451,6 +468,8 @@ class KppReader {
 
   Mechanism mechanism_;
   Section section_ = Section::none;
+  int included_files_ = 0;
+  std::uintmax_t included_bytes_ = 0;
   std::map<std::string, int> species_index_;  // upper-case name -> index (KPP ignores case)
   std::map<std::string, int> external_rates_;
 };

@@ -5,7 +5,9 @@
 // the item.
 
 #include <gtest/gtest.h>
+
 #include <sys/stat.h>
+#include <chrono>
 
 #include <cmath>
 #include <cstring>
@@ -464,6 +466,29 @@ TEST(MechanismFormats, InputsThatAreNotFilesAreRefused) {
                                         folder.path());
         },
         std::string("#INCLUDE file '") + (folder.path() / include).string() + "': is a");
+}
+
+// Each file including the next ten times, eight deep, was 10^8 reads; 200,000 #INLINE blocks
+// never ended (each searched a fresh copy of the whole text). Both now take moments.
+TEST(MechanismFormats, KppIncludeFanOutAndManyInlineBlocksAreBounded) {
+  foehn::testing::TempDir folder;
+  for (int level = 0; level < 8; ++level) {
+    std::ofstream file(folder.path() / ("level" + std::to_string(level) + ".kpp"));
+    for (int copy = 0; copy < 10; ++copy) file << "#INCLUDE level" << level + 1 << ".kpp\n";
+  }
+  std::ofstream(folder.path() / "level8.kpp") << "{ an empty leaf }\n";
+  const auto started = std::chrono::steady_clock::now();
+  expect_rejected(
+      [&] { return fc::parse_kpp_mechanism("#INCLUDE level0.kpp\n", "fan.eqn", folder.path()); },
+      {"#INCLUDE level", "more than 1000 files included in all"});
+  std::string inline_blocks = "#DEFVAR\nA = IGNORE;\nB = IGNORE;\n";
+  for (int block = 0; block < 200000; ++block)
+    inline_blocks += "#INLINE F90_GLOBAL\n  x = 1\n#ENDINLINE\n";
+  inline_blocks += "#EQUATIONS\n{1} A = B : 1.0;\n";
+  const fc::Mechanism m = fc::parse_kpp_mechanism(inline_blocks, "inline.eqn", folder.path());
+  EXPECT_EQ(m.reactions.size(), 1u);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
+            30.0);
 }
 
 TEST(MechanismFormats, UnknownExtensionsAreNamed) {
