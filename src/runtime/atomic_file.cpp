@@ -1,9 +1,11 @@
 #include "foehn/runtime/atomic_file.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
+#include <string>
 #include <system_error>
 
 #include "foehn/runtime/error.hpp"
@@ -19,6 +21,28 @@ std::filesystem::path temporary_name_for(const std::filesystem::path& destinatio
   return temporary;
 }
 }  // namespace
+
+int remove_abandoned_temporaries(const std::filesystem::path& folder) {
+  int removed = 0;
+  std::error_code ec;
+  std::filesystem::directory_iterator entries(folder, ec);
+  if (ec) return 0;
+  for (const std::filesystem::directory_entry& entry : entries) {
+    const std::string name = entry.path().filename().string();
+    const std::size_t marker = name.rfind(".tmp.");
+    if (marker == std::string::npos || marker == 0) continue;
+    const std::string pid_text = name.substr(marker + 5);
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        pid_text.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    const auto pid = static_cast<pid_t>(std::stol(pid_text));
+    // Alive (or not ours to signal): another writer may still be at work.
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    if (!entry.is_regular_file(ec)) continue;
+    if (std::filesystem::remove(entry.path(), ec)) ++removed;
+  }
+  return removed;
+}
 
 void check_output_folder(const std::filesystem::path& folder, std::string_view option) {
   if (folder.empty()) fail(ErrorCategory::invalid_input, option, ": the folder name is empty");

@@ -16,6 +16,12 @@ void make_output_folder(const std::filesystem::path& folder, std::string_view op
 // The check of make_output_folder alone, made nothing: for options read before any work.
 void check_output_folder(const std::filesystem::path& folder, std::string_view option);
 
+// Removes what interrupted writers left in `folder` (not its subfolders): files named
+// "<name>.tmp.<pid>" whose process no longer runs on this host. A restart calls it, so that a
+// run killed mid-write leaves nothing behind once it is resumed. Returns how many it removed;
+// a file it cannot remove is left (never an error: the outputs are still right).
+int remove_abandoned_temporaries(const std::filesystem::path& folder);
+
 class AtomicOutputFile {
  public:
   // Checks that the destination folder exists and is writable; throws foehn::Error (io)

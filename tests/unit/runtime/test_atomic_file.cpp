@@ -147,5 +147,26 @@ TEST_F(AtomicFile, OutputFolderThatIsAFileNamesTheOption) {
   }
 }
 
+// A run killed mid-write leaves "<file>.tmp.<pid>"; a restart removes those of processes that
+// no longer run, and nothing else.
+TEST_F(AtomicFile, AbandonedTemporariesAreRemovedOthersKept) {
+  const std::string alive = std::to_string(::getpid());
+  for (const char* name : {"a.vtu.tmp.2147483646", "b.h5.tmp.999999999", "keep.tmp.x", ".tmp.5",
+                           "keep.vtu", "keep.tmp.12a"})
+    std::ofstream(folder_ / name) << "x";
+  std::ofstream(folder_ / ("mine.vtu.tmp." + alive)) << "x";
+  fs::create_directory(folder_ / "sub");
+  std::ofstream(folder_ / "sub" / "deep.vtu.tmp.999999999") << "x";
+  EXPECT_EQ(remove_abandoned_temporaries(folder_), 2);
+  EXPECT_FALSE(fs::exists(folder_ / "a.vtu.tmp.2147483646"));
+  EXPECT_FALSE(fs::exists(folder_ / "b.h5.tmp.999999999"));
+  for (const std::string name :
+       {std::string("keep.tmp.x"), std::string(".tmp.5"), std::string("keep.vtu"),
+        std::string("keep.tmp.12a"), "mine.vtu.tmp." + alive,
+        std::string("sub/deep.vtu.tmp.999999999")})
+    EXPECT_TRUE(fs::exists(folder_ / name)) << name;
+  EXPECT_EQ(remove_abandoned_temporaries(folder_ / "missing"), 0);
+}
+
 }  // namespace
 }  // namespace foehn

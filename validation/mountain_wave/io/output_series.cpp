@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "foehn/petsc/pvtu.hpp"
+#include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "io/collective.hpp"
 
@@ -161,6 +162,8 @@ void OutputSeries::resume(double restart_time) {
     if (!std::isfinite(restart_time))
       fail(ErrorCategory::invalid_input, "OutputSeries::resume: time ", restart_time);
     if (mesh_->rank != 0) return;
+    // A run killed while writing a snapshot, checkpoint or sections file left its temporary.
+    remove_abandoned_temporaries(directory_);
     entries_.clear();
     std::error_code ec;
     if (!std::filesystem::exists(pvd_path(), ec)) return;
