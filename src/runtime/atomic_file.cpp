@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <system_error>
 
@@ -32,12 +33,14 @@ int remove_abandoned_temporaries(const std::filesystem::path& folder) {
     const std::size_t marker = name.rfind(".tmp.");
     if (marker == std::string::npos || marker == 0) continue;
     const std::string pid_text = name.substr(marker + 5);
-    if (pid_text.empty() || pid_text.size() > 9 ||
+    if (pid_text.empty() || pid_text.size() > 10 ||
         pid_text.find_first_not_of("0123456789") != std::string::npos)
       continue;
-    const auto pid = static_cast<pid_t>(std::stol(pid_text));
+    const long long number = std::stoll(pid_text);
+    if (number <= 0 || number > std::numeric_limits<pid_t>::max()) continue;
+    const auto pid = static_cast<pid_t>(number);
     // Alive (or not ours to signal): another writer may still be at work.
-    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH) continue;
+    if (::kill(pid, 0) == 0 || errno != ESRCH) continue;
     if (!entry.is_regular_file(ec)) continue;
     if (std::filesystem::remove(entry.path(), ec)) ++removed;
   }
