@@ -36,6 +36,17 @@ bool is_framework_option(const std::string& name) {
 
 }  // namespace
 
+namespace {
+// An error is reported on one line: a library's text (HDF5's, PETSc's, the C library's) may
+// carry line breaks.
+std::string one_line(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+}  // namespace
+
 void reject_unused_options(const std::string& program) {
   PetscInt count = 0;
   char** names = nullptr;
@@ -127,7 +138,8 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
     body();
     if (!help_flag) reject_unused_options(info.name);
   } catch (const Error& error) {
-    std::cerr << info.name << ": " << to_string(error.category()) << ": " << error.what() << "\n";
+    std::cerr << info.name << ": " << to_string(error.category()) << ": " << one_line(error.what())
+              << "\n";
     exit_code = exit_code_for(error);
   } catch (const std::bad_alloc&) {
     // Size requests are checked before they are made (memory_budget.hpp); one that slips
@@ -137,7 +149,7 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
                  "than this machine has available\n";
     exit_code = exit_code_for(Error(ErrorCategory::out_of_memory, ""));
   } catch (const std::exception& error) {
-    std::cerr << info.name << ": unexpected error: " << error.what() << "\n";
+    std::cerr << info.name << ": unexpected error: " << one_line(error.what()) << "\n";
     exit_code = 1;
   }
   finish_together(info.name.c_str(), exit_code);

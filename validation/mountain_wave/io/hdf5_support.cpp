@@ -87,6 +87,10 @@ std::string hdf5_error_detail() {
   std::string detail;
   if (H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, keep_most_specific, &detail) < 0) detail.clear();
   (void)H5Eclear2(H5E_DEFAULT);
+  // One line: HDF5's text may carry a newline (a full disk's message ends in a time string).
+  for (char& c : detail)
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  while (!detail.empty() && detail.back() == ' ') detail.pop_back();
   return detail.empty() ? std::string("no detail from HDF5") : detail;
 }
 
