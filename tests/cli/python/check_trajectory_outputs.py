@@ -63,8 +63,11 @@ def check_trajectory_file(folder):
         for name in ("lon", "lat", "pressure", "status", "mass", "path_horizontal_m"):
             check(file[name].dimensions == ("trajectory", "obs"), f"{name} dimensions")
         check(file["mass"].coordinates == "time lat lon pressure", "coordinates attribute")
-        # The path lengths appear after the first step: masked (fill) at the first observation.
-        check(np.ma.is_masked(file["path_horizontal_m"][0, 0]), "no fill at obs 0")
+        # The path lengths exist from the first observation on (zero before the first step),
+        # so every snapshot of the series has the same variables.
+        first = file["path_horizontal_m"][:, 0]
+        check(not np.ma.is_masked(first) and np.all(first == 0.0), "path length at obs 0")
+        check(file["path_horizontal_m"].units == "m", "path length units")
         snapshots = sorted(f for f in os.listdir(folder)
                            if f.startswith("parcels_0") and f.endswith(".nc"))
         check(len(snapshots) == file.dimensions["obs"].size == 4, f"snapshots {snapshots}")
