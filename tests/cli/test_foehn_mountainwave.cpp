@@ -224,7 +224,8 @@ TEST_F(MountainWaveExternalMesh, TagsThatContradictTheGeometryAreRefused) {
       tag = foehn::boundary_top;
     else if (tag == foehn::boundary_top)
       tag = foehn::boundary_terrain;
-  expect_bad_input(run("-mesh " + write(swapped, "swapped.msh")), "has tag 2 (top, z = height)");
+  expect_bad_input(run("-mesh " + write(swapped, "swapped.msh")),
+                   "has tag 2 (top, z = height) but lies on the terrain");
   foehn::TetMesh inflow_as_outflow = foehn::generate_mountain_mesh(cells);
   for (std::int32_t& tag : inflow_as_outflow.boundary_tags)
     if (tag == foehn::boundary_inflow) tag = foehn::boundary_outflow;

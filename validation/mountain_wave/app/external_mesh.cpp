@@ -139,8 +139,8 @@ ExternalMesh read_external_mountain_mesh(const std::filesystem::path& file,
     if (!file_tags.empty()) {
       tag = file_tags.at(sorted_triangle(nodes));
       // The tags decide the boundary conditions: a file whose terrain and top tags are swapped
-      // once ran (inflow imposed on the top, the terrain free). A face tagged with a side of the
-      // box must lie on it; one tagged terrain on no side of the box.
+      // once ran (the terrain's condition at the top, the top's at the ground). A face tagged with
+      // a side of the box must lie on it; one tagged terrain on no side of the box.
       const std::array<Point3, 3> corners{mesh.nodes[nodes[0]], mesh.nodes[nodes[1]],
                                           mesh.nodes[nodes[2]]};
       const bool on_its_side =
