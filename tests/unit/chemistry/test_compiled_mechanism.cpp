@@ -307,21 +307,27 @@ TEST(CompiledMechanism, FillReducingOrdersDoNotAddFillIn) {
 namespace foehn::chemistry {
 namespace {
 
+// A mechanism built in code (no reader, so none of its checks): "reactant_amount A ->
+// product_yield B".
+Mechanism a_to_b(double reactant_amount, double product_yield) {
+  Mechanism m;
+  m.species.resize(2);
+  m.species[0].name = "A";
+  m.species[1].name = "B";
+  Reaction r;
+  r.reactants = {SpeciesAmount{0, reactant_amount}};
+  r.products = {SpeciesAmount{1, product_yield}};
+  m.reactions = {r};
+  return m;
+}
+
 // A mechanism built in code (no reader) with a runaway reactant coefficient: refused before it
 // sizes the compiled system, naming the reaction and the limit (not a 10 GB allocation, not a
 // silent cast of a coefficient >= 2^31).
 TEST(CompiledMechanism, HugeReactantCoefficientsAreRefusedBeforeAnyAllocation) {
   for (const double coefficient : {1e9, 4294967297.0, 17.0, 2.5, 0.0}) {
-    Mechanism m;
-    m.species.resize(2);
-    m.species[0].name = "A";
-    m.species[1].name = "B";
-    Reaction r;
-    r.reactants = {SpeciesAmount{0, coefficient}};
-    r.products = {SpeciesAmount{1, 1.0}};
-    m.reactions = {r};
     try {
-      (void)compile(m);
+      (void)compile(a_to_b(coefficient, 1.0));
       FAIL() << "coefficient " << coefficient << " was compiled";
     } catch (const Error& error) {
       EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
@@ -335,16 +341,8 @@ TEST(CompiledMechanism, HugeReactantCoefficientsAreRefusedBeforeAnyAllocation) {
 TEST(CompiledMechanism, HugeOrNonFiniteYieldsAreRefused) {
   for (const double yield : {1e308, 1001.0, -1e300, std::numeric_limits<double>::quiet_NaN(),
                              std::numeric_limits<double>::infinity()}) {
-    Mechanism m;
-    m.species.resize(2);
-    m.species[0].name = "A";
-    m.species[1].name = "B";
-    Reaction r;
-    r.reactants = {SpeciesAmount{0, 1.0}};
-    r.products = {SpeciesAmount{1, yield}};
-    m.reactions = {r};
     try {
-      (void)compile(m);
+      (void)compile(a_to_b(1.0, yield));
       FAIL() << "yield " << yield << " was compiled";
     } catch (const Error& error) {
       EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
@@ -354,15 +352,7 @@ TEST(CompiledMechanism, HugeOrNonFiniteYieldsAreRefused) {
           << error.what();
     }
   }
-  Mechanism m;
-  m.species.resize(2);
-  m.species[0].name = "A";
-  m.species[1].name = "B";
-  Reaction r;
-  r.reactants = {SpeciesAmount{0, 1.0}};
-  r.products = {SpeciesAmount{1, 1000.0}};
-  m.reactions = {r};
-  EXPECT_NO_THROW((void)compile(m));
+  EXPECT_NO_THROW((void)compile(a_to_b(1.0, max_product_yield)));
 }
 
 // Choosing each pivot by scanning every species made both orderings quadratic: a chain of

@@ -33,6 +33,7 @@
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/hdf5_superblock.hpp"
 #include "io/collective.hpp"
+#include "io/field_meaning.hpp"
 #include "io/hdf5_support.hpp"
 
 namespace foehn::mountainwave {
@@ -135,11 +136,6 @@ struct GatheredField {
 // Units and meaning of the node datasets, written as attributes: a reader of the file alone
 // must not take the kinematic pressure for pascals, and the .pvtu snapshots name two of the
 // fields differently (the dataset names stay: they are the format's).
-struct FieldMeaning {
-  const char* name;
-  const char* units;
-  const char* description;
-};
 constexpr std::array<FieldMeaning, 7> field_meanings{{
     {"coordinates", "m", "node coordinates x, y, z in the input numbering"},
     {"velocity", "m s-1", "total velocity (u, v, w); 'u' in the .pvtu snapshots"},
@@ -153,11 +149,10 @@ constexpr std::array<FieldMeaning, 7> field_meanings{{
 
 detail::DatasetOptions node_dataset_options(const std::string& name) {
   detail::DatasetOptions options{.checksum = true};
-  for (const FieldMeaning& meaning : field_meanings)
-    if (name == meaning.name) {
-      options.units = meaning.units;
-      options.description = meaning.description;
-    }
+  if (const FieldMeaning* meaning = find_field_meaning(field_meanings, name)) {
+    options.units = meaning->units;
+    options.description = meaning->description;
+  }
   return options;
 }
 

@@ -9,6 +9,7 @@
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
 #include "io/collective.hpp"
+#include "io/field_meaning.hpp"
 #include "io/hdf5_support.hpp"
 #include "io/section_sampler.hpp"
 
@@ -22,12 +23,7 @@ constexpr const char* sections_layout = "foehn.mountain_wave_sections";
 constexpr std::int64_t sections_layout_version = 1;
 
 // sections_io.py's KNOWN_FIELDS with its units and descriptions.
-struct KnownField {
-  const char* name;
-  const char* units;
-  const char* description;
-};
-constexpr std::array<KnownField, 5> known_fields{{
+constexpr std::array<FieldMeaning, 5> known_fields{{
     {"w", "m s-1", "vertical velocity"},
     {"theta", "K",
      "potential-temperature perturbation theta - theta_bar(z), theta_bar = theta0 (1 + N^2 z / g)"},
@@ -36,10 +32,8 @@ constexpr std::array<KnownField, 5> known_fields{{
     {"p", "m2 s-2", "kinematic pressure perturbation p'/rho0"},
 }};
 
-const KnownField* known_field(const std::string& name) {
-  for (const KnownField& f : known_fields)
-    if (name == f.name) return &f;
-  return nullptr;
+const FieldMeaning* known_field(const std::string& name) {
+  return find_field_meaning(known_fields, name);
 }
 
 void check_fields(const SectionGrid& grid, const std::vector<NamedSectionValues>& fields,
@@ -94,7 +88,7 @@ void write_file(const std::filesystem::path& path, const SectionGrid& grid, doub
         horizontal ? std::vector<hsize_t>{grid.heights.size(), grid.y.size(), grid.x.size()}
                    : std::vector<hsize_t>{grid.section_z.size(), grid.section_x.size()};
     for (const NamedSectionValues& f : fields) {
-      const KnownField* known = known_field(f.name);
+      const FieldMeaning* known = known_field(f.name);
       detail::write_dataset(
           group, f.name.c_str(), horizontal ? f.values.horizontal : f.values.section, dims, file,
           {.checksum = false, .units = known->units, .description = known->description});
