@@ -11,12 +11,15 @@
 #             the 1-GPU run beside them (KRYLOV_VARIANTS: a file, one variant a line)
 #   strong    strong scaling: STRONG_TETS ("554394 5000000 20000000") on each of GPUS
 #   weak      weak scaling: WEAK_TETS per GPU ("5000000 20000000") on each of GPUS
-#   large     the largest case on one GPU: LARGE_TETS ("40000000")
+#   large     the largest case on one GPU: LARGE_TETS ("40000000"), LARGE_ARGS added to its
+#             options; nvidia-smi samples the GPU's memory in use every 100 ms (the peak of the
+#             preconditioner's set-up, which the end-of-step figure of the run log misses)
 #   main      the main job's default case with the default launcher's rank count and with
 #             each other launch (one rank per GPU for each of GPUS, and two ranks per GPU)
-#   ucx       2 ranks on 2 GPUs at KRYLOV_TETS with PyPI's CUDA UCX under Open MPI and
-#             -use_gpu_aware_mpi 1 (bench/scaling/with_cuda_ucx.sh; .ucx carried), beside the
-#             host-staged default; ucx_info's transports
+#   ucx       AWARE_TETS ("5000000 20000000") on 1 GPU and on each other of GPUS, host-staged and
+#             with PyPI's CUDA UCX under Open MPI and -use_gpu_aware_mpi 1
+#             (bench/scaling/with_cuda_ucx.sh, collectives staged by libfoehn_device_collectives;
+#             .ucx carried), interleaved; ucx_info's transports
 #   memory    GPU memory per tet at MEMORY_TETS (5 M) on one GPU, with options that may cut it
 #             (MEMORY_VARIANTS: a file, one variant a line)
 #   particles bench_particles_distributed: PARCELS (2e8) parcels, 1 GPU vs each other of GPUS
@@ -126,7 +129,13 @@ for mode in "$@"; do
       ;;
     large)
       for tets in ${LARGE_TETS:-40000000}; do
-        STEPS=3 WARMUP=1 mw "large-$tets-1gpu" 1 "$tets"
+        nvidia-smi --query-gpu=index,memory.used --format=csv,noheader,nounits -lms 100 \
+          >"$runs/large-$tets-1gpu-memory.log" 2>&1 &
+        sampler=$!
+        STEPS=3 WARMUP=1 mw "large-$tets-1gpu" 1 "$tets" ${LARGE_ARGS:-}
+        kill "$sampler" 2>/dev/null
+        awk -F', ' '$1 == 0 && $2 > peak {peak = $2} END {printf "   peak GPU 0 memory in use: %d MiB\n", peak}' \
+          "$runs/large-$tets-1gpu-memory.log"
       done
       ;;
     main)
@@ -148,14 +157,19 @@ for mode in "$@"; do
       done
       ;;
     ucx)
-      tets=${KRYLOV_TETS:-5000000}
       $run bash -c 'LD_LIBRARY_PATH=$PWD/.ucx:$LD_LIBRARY_PATH UCX_MODULE_DIR=$PWD/.ucx/ucx \
         .ucx/ucx_info -v; LD_LIBRARY_PATH=$PWD/.ucx:$LD_LIBRARY_PATH \
         UCX_MODULE_DIR=$PWD/.ucx/ucx .ucx/ucx_info -d' 2>&1 |
         grep -E "Library version|Transport:|Device:" | sort | uniq -c | tee "$out/ucx-info.txt"
-      mw "ucx-2gpu-hoststaged" 2 "$tets"
-      RANK_WRAPPER=bench/scaling/with_cuda_ucx.sh mw "ucx-2gpu-cudaaware" 2 "$tets" \
-        -use_gpu_aware_mpi 1
+      for tets in ${AWARE_TETS:-5000000 20000000}; do
+        mw "ucx-$tets-1gpu" 1 "$tets"
+        for n in $gpus; do
+          ((n > 1)) || continue
+          mw "ucx-$tets-${n}gpu-hoststaged" "$n" "$tets"
+          RANK_WRAPPER=bench/scaling/with_cuda_ucx.sh mw "ucx-$tets-${n}gpu-cudaaware" "$n" "$tets" \
+            -use_gpu_aware_mpi 1
+        done
+      done
       ;;
     memory)
       i=0

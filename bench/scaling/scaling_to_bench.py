@@ -119,7 +119,8 @@ def cases_of_call(args, folder, krylov):
                 case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]
         elif name.startswith("ucx-"):
             case = case_of(name, data, name[len("ucx-"):], gpus)
-            one = runs.get("krylov-1gpu-defaults")
+            # The one-GPU run of the same mesh in the same call (older calls: the Krylov one).
+            one = runs.get(f"ucx-{name.split('-')[1]}-1gpu") or runs.get("krylov-1gpu-defaults")
             if one is not None and one["run"]["tets"] == data["run"]["tets"]:
                 case["baseline"] = "1_gpu"
                 case["speedup_vs_baseline"] = one["rows"]["total"] / data["rows"]["total"]

@@ -32,12 +32,40 @@ GpuMemoryModel gpu_memory_model(bool device_solves, int ranks) {
   // rank 2195 (5 M tets) and 1999 (20 M) bytes per tet; several ranks add the off-rank blocks
   // and PETSc's COO maps of the hand-off, 3209 bytes per tet on two at 5 M. With the solves on
   // the host only Foehn's arrays (its pool, 860 bytes per tet at 5 M tets).
-  if (!device_solves) return {1000.0, 1.0e9, 0.0};
-  if (ranks == 1) return {2300.0, 1.0e9, 0.0};
+  if (!device_solves) return {1000.0, 1.0e9, 0.0, 0.0};
+  // One rank, sampled every 100 ms on an H200 (27 Nov): GAMG's set-up with its products on the
+  // GPU peaks at 4,159 bytes per tet (20 M tets, 79.3 GB), with them on the host at 2,043
+  // (40 M tets, 77.9 GB; the run then holds 1,987).
+  if (ranks == 1) return {2300.0, 1.0e9, 0.0, 4300.0};
   // Several ranks (PETSc 3.26, H200, with or without the product buffers freed): GAMG's
   // products on the GPUs ran at 5 M tets per rank (2 and 4 ranks) and failed at 10 M on two
   // ranks with 98 GB of 140 free. Between the two they move to the host.
-  return {3400.0, 1.0e9, 8.0e6};
+  return {3400.0, 1.0e9, 8.0e6, 0.0};
+}
+
+GalerkinProductPlacement galerkin_product_placement(const GpuMemoryModel& model, int ranks,
+                                                    double tets_per_rank, double free_bytes) {
+  GalerkinProductPlacement placement;
+  placement.past_cusparse_limit = model.device_products_max_tets_per_rank > 0 &&
+                                  tets_per_rank > model.device_products_max_tets_per_rank;
+  placement.device_peak_bytes =
+      model.fixed_bytes + model.device_products_peak_bytes_per_tet * tets_per_rank;
+  placement.peak_too_large =
+      model.device_products_peak_bytes_per_tet > 0 && placement.device_peak_bytes > free_bytes;
+  if (!placement.past_cusparse_limit && !placement.peak_too_large) return placement;
+  // Past cuSPARSE's limit GAMG's Galerkin products (PtAP) are formed on the host; everything
+  // else stays on the GPUs. Once per run: the pressure preconditioner is built once. Measured
+  // on 2 x H200 at 20 M tets: the first step (which builds it) 23-33 s against 16 s on one GPU
+  // with the products on its device, later steps 1.4x faster. On more than two ranks (slabs
+  // with two neighbours) the prolongator smoothing's A P failed on the GPUs too (4 x H200,
+  // 80 M tets, 21 M per rank; on two ranks it ran on the GPUs at that size): there it goes to
+  // the host as well (that 80 M run then failed in another cuSPARSE call of the set-up,
+  // docs/scaling.md). On one rank the products move where their set-up peak would not fit:
+  // measured on one H200, 40 M tets then run (first step slower, later steps unchanged) where
+  // with them on the GPU the set-up ran out of memory.
+  placement.host_options.push_back("-matptap_backend_cpu");
+  if (ranks != 2) placement.host_options.push_back("-matmatmult_backend_cpu");
+  return placement;
 }
 
 std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device_solves,
@@ -48,9 +76,11 @@ std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device
   const GpuMemoryModel model = gpu_memory_model(device_solves, ranks);
   // METIS balances tets within a few percent: size for the largest part.
   const double tets_per_rank = global_tets / ranks * 1.05;
+  double free_bytes = 0;
   petsc::detail::run_collectively(comm, [&] {
     const double needed = model.fixed_bytes + model.bytes_per_tet * tets_per_rank;
     const DeviceMemoryInfo memory = device_memory_info();
+    free_bytes = static_cast<double>(memory.free_bytes);
     if (needed > static_cast<double>(memory.free_bytes))
       fail(ErrorCategory::out_of_memory, request, ": about ", tets_per_rank, " tets on rank ", rank,
            " need about ", gib(needed), " (", static_cast<long long>(needed),
@@ -59,22 +89,10 @@ std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device
            " free of ", gib(static_cast<double>(memory.total_bytes)),
            ": use more GPUs (one rank each) or a smaller mesh");
   });
-  if (model.device_products_max_tets_per_rank <= 0 ||
-      tets_per_rank <= model.device_products_max_tets_per_rank)
-    return {};
-  // Past cuSPARSE's limit GAMG's Galerkin products (PtAP) are formed on the host; everything
-  // else stays on the GPUs. Once per run: the pressure preconditioner is built once. Measured
-  // on 2 x H200 at 20 M tets: the first step (which builds it) 23-33 s against 16 s on one GPU
-  // with the products on its device, later steps 1.4x faster. On more than two ranks (slabs
-  // with two neighbours) the prolongator smoothing's A P failed on the GPUs too (4 x H200,
-  // 80 M tets, 21 M per rank; on two ranks it ran on the GPUs at that size): there it goes to
-  // the host as well. That 80 M run then had not finished its first step after 237 s, so it
-  // is not known to be faster than failing (docs/scaling.md). A user's own choice of either
-  // option decides for that product.
-  std::vector<const char*> host_products{"-matptap_backend_cpu"};
-  if (ranks > 2) host_products.push_back("-matmatmult_backend_cpu");
+  const GalerkinProductPlacement placement =
+      galerkin_product_placement(model, ranks, tets_per_rank, free_bytes);
   std::string moved;
-  for (const char* option : host_products) {
+  for (const char* option : placement.host_options) {
     PetscBool user_set = PETSC_FALSE;
     FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, option, &user_set));
     if (user_set) continue;
@@ -86,10 +104,17 @@ std::string check_gpu_memory_fits(MPI_Comm comm, double global_tets, bool device
   }
   if (moved.empty()) return {};
   char note[320];
-  std::snprintf(note, sizeof note,
-                "about %.3g tets per rank, more than the %.3g at which GAMG's sparse products "
-                "on several GPUs run out of cuSPARSE resources: they are formed on the host (%s)",
-                tets_per_rank, model.device_products_max_tets_per_rank, moved.c_str());
+  if (placement.past_cusparse_limit)
+    std::snprintf(note, sizeof note,
+                  "about %.3g tets per rank, more than the %.3g at which GAMG's sparse products "
+                  "on several GPUs run out of cuSPARSE resources: they are formed on the host (%s)",
+                  tets_per_rank, model.device_products_max_tets_per_rank, moved.c_str());
+  else
+    std::snprintf(note, sizeof note,
+                  "GAMG's sparse products on the GPU would need about %s at their peak for %.3g "
+                  "tets, more than the %s free: they are formed on the host (%s)",
+                  gib(placement.device_peak_bytes).c_str(), tets_per_rank, gib(free_bytes).c_str(),
+                  moved.c_str());
   return note;
 }
 
