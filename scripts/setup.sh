@@ -34,6 +34,7 @@ packages=(
   libnetcdf-dev librandom123-dev nlohmann-json3-dev libyaml-cpp-dev libsundials-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   gmsh python3 python3-scipy python3-numpy python3-h5py python3-netcdf4 python3-vtk9 python3-matplotlib
+  python3-venv libudunits2-0
 )
 # PETSc's source comes from PyPI through pip.
 if [[ $petsc == cuda ]] && ! python3 -m pip --version >/dev/null 2>&1; then

@@ -135,6 +135,10 @@ void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
   table
       .input_path("-i", "Input mesh (.msh Gmsh 2.2/4.1, .vtu); default: generate Mountainwave3D",
                   &o.input)
+      .flag("-fix_orientation",
+            "-i mesh: repair inverted tets and inward boundary triangles (Gmsh orients a "
+            "surface by its curve loop), as foehn-mesh -fix_orientation",
+            &o.fix_orientation)
       .integer("-cells_x", "generated mesh: cells along x", &o.mountain.cells_x, cells_range)
       .integer("-cells_y", "generated mesh: cells along y", &o.mountain.cells_y, cells_range)
       .integer("-cells_z", "generated mesh: cells along z", &o.mountain.cells_z, cells_range)

@@ -37,6 +37,7 @@ struct CoefficientSpec {
 
 struct AssembleToolOptions {
   std::string input;             // -i: mesh file; empty: generate Mountainwave3D
+  bool fix_orientation = false;  // -fix_orientation: flip inverted tets, inward boundary faces
   MountainMeshOptions mountain;  // -cells_x/-cells_y/-cells_z/-target_tets
   MeshNumbering numbering = MeshNumbering::natural;
   long long seed = 1;

@@ -32,7 +32,8 @@ namespace {
 
 constexpr const char* usage =
     "foehn-assemble: assemble a P1 finite-element operator and write the matrix\n"
-    "usage: foehn-assemble [-i mesh.msh|mesh.vtu | -cells_x 48 -cells_y 48 -cells_z 40 | "
+    "usage: foehn-assemble [-i mesh.msh|mesh.vtu [-fix_orientation] | -cells_x 48 -cells_y 48 "
+    "-cells_z 40 | "
     "-target_tets N]\n"
     "                      -operator mass|advection|diffusion|advection_diffusion|stabilisation|\n"
     "                                divergence|momentum  [coefficients]\n"
@@ -53,6 +54,27 @@ void check_outputs_writable(const AssembleToolOptions& o) {
     if (!path->empty()) AtomicOutputFile check(*path);
 }
 
+// Validates the mesh; with -fix_orientation repairs its orientation first. A mesh whose only
+// defects are orientation ones is refused naming the option that repairs them.
+void check_input_mesh(TetMesh& mesh, const AssembleToolOptions& o) {
+  const std::string name = o.input.empty() ? "generated mountain mesh" : o.input;
+  MeshCheckOptions options;
+  options.fix_orientation = o.fix_orientation;
+  const MeshCheckResult result = check_mesh(mesh, options);
+  if (!result.ok()) {
+    const bool only_orientation =
+        std::all_of(result.findings.begin(), result.findings.end(), [](const MeshFinding& f) {
+          return f.problem == MeshProblem::inverted_element ||
+                 f.problem == MeshProblem::inward_boundary_face;
+        });
+    fail(ErrorCategory::invalid_input, "mesh '", name, "' is not valid: ", result.summary(),
+         only_orientation ? " (-fix_orientation repairs the orientation)" : "");
+  }
+  if (result.flipped_tets + result.flipped_boundary_faces > 0)
+    std::cout << "mesh: -fix_orientation flipped " << result.flipped_tets << " tets and "
+              << result.flipped_boundary_faces << " boundary triangles\n";
+}
+
 TetMesh load_mesh(const AssembleToolOptions& o, std::string& description) {
   Stopwatch clock;
   TetMesh mesh;
@@ -65,7 +87,7 @@ TetMesh load_mesh(const AssembleToolOptions& o, std::string& description) {
     mesh = read_mesh_file(o.input);
     description = o.input;
   }
-  validate_mesh(mesh, o.input.empty() ? "generated mountain mesh" : o.input);
+  check_input_mesh(mesh, o);
   if (o.numbering == MeshNumbering::shuffled) {
     shuffle_numbering(mesh, static_cast<std::uint64_t>(o.seed));
     description += ", shuffled numbering";

@@ -394,6 +394,36 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
   EXPECT_EQ(files_in_folder(), 0u);
 }
 
+// A mesh whose only defects are its orientation (Gmsh orients a boundary surface by its curve
+// loop) is refused naming -fix_orientation, and assembled with it: the same matrix as the mesh
+// written the right way round.
+TEST_F(AssembleTool, OrientationDefectsNameTheFixAndTheFixAssemblesTheMesh) {
+  for (const char* file : {"inverted_tet.msh", "inward_boundary_triangle.msh"}) {
+    SCOPED_TRACE(file);
+    const std::string mesh = std::string(FOEHN_TEST_DATA_DIR) + "/cli/" + file;
+    const RunResult refused = run_tool_stderr("-i " + mesh + " -o " + path("refused.mtx"));
+    EXPECT_EQ(refused.exit_code, 2) << refused.output;
+    EXPECT_NE(refused.output.find("-fix_orientation repairs"), std::string::npos) << refused.output;
+    const RunResult fixed =
+        run_tool("-i " + mesh + " -fix_orientation -operator mass -o " + path("fixed.mtx"));
+    ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+    EXPECT_NE(fixed.output.find("-fix_orientation flipped"), std::string::npos) << fixed.output;
+  }
+  // The fixed single tet's mass matrix: V/20 (1 + delta_ij), V = 1/6.
+  const RunResult fixed =
+      run_tool("-i " + std::string(FOEHN_TEST_DATA_DIR) +
+               "/cli/inward_boundary_triangle.msh -fix_orientation -operator mass"
+               " -o " +
+               path("tet.mtx"));
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
+  const fe::PointCsr mass = fe::read_matrix_market(path("tet.mtx"));
+  ASSERT_EQ(mass.rows, 4);
+  ASSERT_EQ(mass.values.size(), 16u);
+  for (std::int64_t row = 0; row < 4; ++row)
+    for (std::int64_t k = mass.row_offsets[row]; k < mass.row_offsets[row + 1]; ++k)
+      EXPECT_NEAR(mass.values[k], (mass.column_indices[k] == row ? 2.0 : 1.0) / 120.0, 1e-15);
+}
+
 // The tester's examples of issue 17: values PETSc once wrapped modulo 2^32, an empty value,
 // NaN, wrong output extensions, a list with a missing item, an output that is a folder: each
 // refused with exit code 2 and a message on stderr naming the option, with no file written.

@@ -16,7 +16,9 @@
 
 namespace foehn::particles::cf {
 
-inline constexpr const char* conventions = "CF-1.11";
+// CF 1.8: the files use nothing newer (discrete sampling geometries are CF 1.6), and it is the
+// newest version NCAR's cfchecker 4.1 checks (a "CF-1.11" file was "not CF" to it).
+inline constexpr const char* conventions = "CF-1.8";
 // Radians to the degrees of lon and lat: one constant for the snapshots and the trajectory
 // file, so the two hold bitwise the same degrees.
 inline constexpr double degrees_per_radian = 180.0 / std::numbers::pi;

@@ -9,6 +9,7 @@
 #include <numbers>
 #include <utility>
 
+#include "cf_parcels.hpp"
 #include "foehn/runtime/error.hpp"
 #include "met_conventions.hpp"
 #include "netcdf_support.hpp"
@@ -459,7 +460,7 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
   file.put_text_attribute(lon_var, "axis", "X");
   for (int c = 0; c < 3; ++c)
     file.put_text_attribute(wind_var[c], "units", c < 2 ? "m s-1" : "Pa s-1");
-  file.put_text_attribute(NC_GLOBAL, "Conventions", "CF-1.11");
+  file.put_text_attribute(NC_GLOBAL, "Conventions", cf::conventions);
   file.put_text_attribute(NC_GLOBAL, "title", "wind fields for Foehn's air-parcel transport");
   file.put_text_attribute(NC_GLOBAL, "foehn_format", "met file 1 (docs/particles_io.md)");
   file.end_definitions();

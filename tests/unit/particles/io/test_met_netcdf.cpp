@@ -170,7 +170,7 @@ TEST(MetFile, WriterNamesEveryVariableTheCfWay) {
     nc_get_att_text(file, variable, name, value.data());
     return value;
   };
-  EXPECT_EQ(text(nullptr, "Conventions"), "CF-1.11");
+  EXPECT_EQ(text(nullptr, "Conventions"), "CF-1.8");
   EXPECT_NE(text(nullptr, "title"), "<none>");
   EXPECT_EQ(text("lon", "standard_name"), "longitude");
   EXPECT_EQ(text("lat", "standard_name"), "latitude");

@@ -285,7 +285,7 @@ TEST(ParticleFile, CarriesCfMetadata) {
   nc(nc_inq_varid(file, "time", &time));
   nc(nc_inq_varid(file, "pressure", &pressure));
   nc(nc_inq_varid(file, "mass", &mass));
-  EXPECT_EQ(text(NC_GLOBAL, "Conventions"), "CF-1.11");
+  EXPECT_EQ(text(NC_GLOBAL, "Conventions"), "CF-1.8");
   EXPECT_EQ(text(NC_GLOBAL, "featureType"), "point");
   EXPECT_EQ(text(time, "units"), "seconds since 1900-01-01 00:00:00");
   EXPECT_EQ(text(time, "standard_name"), "time");

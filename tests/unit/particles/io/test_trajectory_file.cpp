@@ -86,7 +86,7 @@ TEST(TrajectoryFile, MatchesParcelsByIdAndFillsWhatIsMissing) {
   EXPECT_FALSE(std::filesystem::exists(folder / "parcels_trajectories.nc.tmp"));
   const OpenedFile file(path);
   EXPECT_EQ(file.text(nullptr, "featureType"), "trajectory");
-  EXPECT_EQ(file.text(nullptr, "Conventions"), "CF-1.11");
+  EXPECT_EQ(file.text(nullptr, "Conventions"), "CF-1.8");
   EXPECT_EQ(file.text("trajectory", "cf_role"), "trajectory_id");
   EXPECT_EQ(file.text("time", "units"), "seconds since 2000-01-01 00:00:00");
   EXPECT_EQ(file.text("lat", "standard_name"), "latitude");
