@@ -85,6 +85,33 @@ set(build "${WORK_DIR}/${STEP}")
 file(REMOVE_RECURSE "${build}")
 file(MAKE_DIRECTORY "${build}")
 
+# ---- find_package(Foehn) from Fortran, CMake's default generator ---------------------------
+# fortran_project/ (next to project/): a source with PETSc's Fortran headers and Foehn's
+# module. The generator is CMake's default (Unix Makefiles), whose own Fortran dependency scan
+# never finished on PETSc's headers until FoehnConfig.cmake limited it: the build gets
+# 600 s (it takes seconds) and a timeout fails the test instead of hanging ctest.
+if(STEP STREQUAL "find_package_fortran")
+  consumer_run("configuring the Fortran consumer with find_package(Foehn), default generator"
+               COMMAND "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}/../fortran_project"
+                       -B "${build}" "-DCMAKE_PREFIX_PATH=${PREFIX}" -DCMAKE_BUILD_TYPE=Release
+                       "-DCMAKE_Fortran_COMPILER=${Fortran_COMPILER}" "-DCMAKE_C_COMPILER=${C_COMPILER}"
+               OUTPUT_VARIABLE configure_output)
+  if(NOT configure_output MATCHES "CMAKE_DEPENDS_IN_PROJECT_ONLY ON")
+    message(FATAL_ERROR "consumer ${STEP}: FoehnConfig.cmake did not limit the Makefile "
+                        "generators' Fortran dependency scan:\n${configure_output}")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" WORKING_DIRECTORY "${WORK_DIR}"
+                  TIMEOUT 600 RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE errors)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "consumer ${STEP}: building with the default generator failed or ran "
+                        "past 600 s (${result})\n${output}\n${errors}")
+  endif()
+  consumer_run("running the Fortran PETSc consumer" COMMAND "${build}/foehn_fortran_petsc_consumer"
+               OUTPUT_VARIABLE output)
+  message(STATUS "${output}")
+  return()
+endif()
+
 # ---- find_package(Foehn): the CMake consumer --------------------------------------------------
 if(STEP STREQUAL "find_package")
   consumer_run("configuring the consumer with find_package(Foehn)"
@@ -180,4 +207,5 @@ if(STEP STREQUAL "pkg_config")
 endif()
 
 message(FATAL_ERROR
-        "run_consumer.cmake: unknown -DSTEP=${STEP} (install, find_package, pkg_config)")
+        "run_consumer.cmake: unknown -DSTEP=${STEP} (install, find_package, find_package_fortran, "
+      "pkg_config)")
