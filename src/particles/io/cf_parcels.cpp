@@ -111,15 +111,25 @@ void describe_quantity(netcdf::Dataset& file, int variable, const std::string& n
 void describe_status(netcdf::Dataset& file, int status) {
   file.put_text_attribute(status, "long_name", "parcel status");
   file.put_text_attribute(status, "flag_meanings", "active left_domain");
-  const std::array<unsigned char, 2> flag_values{0, 1};
-  netcdf::check(nc_put_att_uchar(file.id(), status, "flag_values", NC_UBYTE, flag_values.size(),
+  const std::array<signed char, 2> flag_values{0, 1};
+  netcdf::check(nc_put_att_schar(file.id(), status, "flag_values", NC_BYTE, flag_values.size(),
                                  flag_values.data()),
                 file.path(), "writing attribute 'flag_values' of status", ErrorCategory::io);
   file.put_text_attribute(status, "coordinates", parcel_coordinates);
 }
 
-void describe_file(netcdf::Dataset& file, const char* feature_type, const char* foehn_format) {
-  file.put_text_attribute(NC_GLOBAL, "Conventions", conventions);
+int id_type(const std::vector<std::int64_t>& ids) {
+  const bool fits = std::all_of(ids.begin(), ids.end(), [](std::int64_t id) {
+    return id >= std::numeric_limits<std::int32_t>::min() &&
+           id <= std::numeric_limits<std::int32_t>::max();
+  });
+  return fits ? NC_INT : NC_INT64;
+}
+
+void describe_file(netcdf::Dataset& file, const char* feature_type, const char* foehn_format,
+                   int id_type) {
+  file.put_text_attribute(NC_GLOBAL, "Conventions",
+                          id_type == NC_INT ? conventions : conventions_with_64bit_ids);
   file.put_text_attribute(NC_GLOBAL, "featureType", feature_type);
   file.put_text_attribute(NC_GLOBAL, "foehn_format", foehn_format);
   file.put_text_attribute(NC_GLOBAL, "source", "Foehn air-parcel transport (foehn-trajectories)");

@@ -16,9 +16,14 @@
 
 namespace foehn::particles::cf {
 
-// CF 1.8: the files use nothing newer (discrete sampling geometries are CF 1.6), and it is the
-// newest version NCAR's cfchecker 4.1 checks (a "CF-1.11" file was "not CF" to it).
+// CF 1.8 where the file uses nothing newer: 32-bit parcel ids and a signed-byte status (CF
+// allows 64-bit and unsigned integers from 1.9 on). It is the newest version NCAR's cfchecker 4.1
+// checks (a "CF-1.11" file was "not CF" to it). Ids beyond 32 bits are written as 64-bit
+// integers under CF 1.11.
 inline constexpr const char* conventions = "CF-1.8";
+inline constexpr const char* conventions_with_64bit_ids = "CF-1.11";
+// The netCDF type of the parcel ids: NC_INT where every id fits 32 bits, else NC_INT64.
+int id_type(const std::vector<std::int64_t>& ids);
 // Radians to the degrees of lon and lat: one constant for the snapshots and the trajectory
 // file, so the two hold bitwise the same degrees.
 inline constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
@@ -51,6 +56,8 @@ void describe_quantity(netcdf::Dataset& file, int variable, const std::string& n
 // flag_values 0, 1 and flag_meanings "active left_domain" on an NC_UBYTE status variable.
 void describe_status(netcdf::Dataset& file, int status);
 // The global attributes: Conventions, featureType, foehn_format, source, title, history.
-void describe_file(netcdf::Dataset& file, const char* feature_type, const char* foehn_format);
+// `id_type`: the type the file's ids were written with (id_type()), which decides Conventions.
+void describe_file(netcdf::Dataset& file, const char* feature_type, const char* foehn_format,
+                   int id_type);
 
 }  // namespace foehn::particles::cf

@@ -175,9 +175,10 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
   const int pressure = define_particle_variable(file, "pressure", NC_DOUBLE, dimension, contiguous);
   const int time = define_particle_variable(file, "time", NC_DOUBLE, dimension, contiguous);
   cf::describe_coordinates(file, lon, lat, pressure, time, options.time_units);
-  const int id = define_particle_variable(file, "id", NC_INT64, dimension, contiguous);
+  const int ids_type = cf::id_type(parcels.id);
+  const int id = define_particle_variable(file, "id", ids_type, dimension, contiguous);
   file.put_text_attribute(id, "long_name", "persistent parcel id");
-  const int status = define_particle_variable(file, "status", NC_UBYTE, dimension, contiguous);
+  const int status = define_particle_variable(file, "status", NC_BYTE, dimension, contiguous);
   cf::describe_status(file, status);
   std::vector<int> quantity_variables;
   for (const std::string& name : parcels.quantity_names()) {
@@ -185,7 +186,7 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
         define_particle_variable(file, name, NC_DOUBLE, dimension, contiguous));
     cf::describe_quantity(file, quantity_variables.back(), name);
   }
-  cf::describe_file(file, "point", "particle file 2 (docs/particles_io.md)");
+  cf::describe_file(file, "point", "particle file 2 (docs/particles_io.md)", ids_type);
   file.end_definitions();
 
   std::vector<double> degrees(n);
@@ -201,10 +202,10 @@ void write_particle_file(const ParticleSet& parcels, const std::filesystem::path
     const std::vector<long long> ids(parcels.id.begin(), parcels.id.end());
     check(nc_put_var_longlong(file.id(), id, ids.data()), path, "writing variable 'id'",
           ErrorCategory::io);
-    std::vector<unsigned char> statuses(n);
+    std::vector<signed char> statuses(n);
     std::transform(parcels.status.begin(), parcels.status.end(), statuses.begin(),
-                   [](ParcelStatus s) { return static_cast<unsigned char>(s); });
-    check(nc_put_var_uchar(file.id(), status, statuses.data()), path, "writing variable 'status'",
+                   [](ParcelStatus s) { return static_cast<signed char>(s); });
+    check(nc_put_var_schar(file.id(), status, statuses.data()), path, "writing variable 'status'",
           ErrorCategory::io);
   }
   for (std::size_t q = 0; q < quantity_variables.size(); ++q) {

@@ -53,8 +53,8 @@ int define_observed(TrajectoryFileWriter::State& s, const std::string& name, int
     check(nc_put_att_double(file.id(), variable, "_FillValue", NC_DOUBLE, 1, &fill), path,
           "writing the _FillValue of '" + name + "'", ErrorCategory::io);
   } else {
-    const unsigned char fill = NC_FILL_UBYTE;
-    check(nc_put_att_uchar(file.id(), variable, "_FillValue", NC_UBYTE, 1, &fill), path,
+    const signed char fill = NC_FILL_BYTE;
+    check(nc_put_att_schar(file.id(), variable, "_FillValue", NC_BYTE, 1, &fill), path,
           "writing the _FillValue of '" + name + "'", ErrorCategory::io);
   }
   return variable;
@@ -85,7 +85,8 @@ TrajectoryFileWriter::TrajectoryFileWriter(const std::filesystem::path& path,
   // A length-0 trajectory dimension would be unlimited: netCDF's only way to hold no parcels.
   const int trajectory_dimension = file.define_dimension("trajectory", n);
   const int obs_dimension = file.define_dimension("obs", 0);  // unlimited: one per snapshot
-  const int trajectory = file.define_variable("trajectory", NC_INT64, {trajectory_dimension});
+  const int ids_type = cf::id_type(s.ids);
+  const int trajectory = file.define_variable("trajectory", ids_type, {trajectory_dimension});
   file.put_text_attribute(trajectory, "cf_role", "trajectory_id");
   file.put_text_attribute(trajectory, "long_name", "persistent parcel id");
   if (n > 0) {
@@ -99,10 +100,10 @@ TrajectoryFileWriter::TrajectoryFileWriter(const std::filesystem::path& path,
   s.lat = define_observed(s, "lat", NC_DOUBLE);
   s.pressure = define_observed(s, "pressure", NC_DOUBLE);
   cf::describe_coordinates(file, s.lon, s.lat, s.pressure, s.time, options.time_units);
-  s.status = define_observed(s, "status", NC_UBYTE);
+  s.status = define_observed(s, "status", NC_BYTE);
   cf::describe_status(file, s.status);
   for (const std::string& name : parcels.quantity_names()) define_quantity(s, name);
-  cf::describe_file(file, "trajectory", "trajectory file 1 (docs/particles_io.md)");
+  cf::describe_file(file, "trajectory", "trajectory file 1 (docs/particles_io.md)", ids_type);
   file.end_definitions();
   if (n > 0) {
     const std::vector<long long> ids(s.ids.begin(), s.ids.end());
@@ -163,10 +164,10 @@ void TrajectoryFileWriter::append(const ParticleSet& parcels) {
       if (!parcels.has_quantity(s.quantities[q])) continue;  // stays filled at this observation
       put(s.quantity_variables[q], parcels.quantity(s.quantities[q]), 1.0, s.quantities[q]);
     }
-    std::vector<unsigned char> statuses(n, NC_FILL_UBYTE);
+    std::vector<signed char> statuses(n, NC_FILL_BYTE);
     for (std::size_t i = 0; i < where.size(); ++i)
-      statuses[where[i]] = static_cast<unsigned char>(parcels.status[i]);
-    check(nc_put_vara_uchar(file.id(), s.status, start.data(), count.data(), statuses.data()), path,
+      statuses[where[i]] = static_cast<signed char>(parcels.status[i]);
+    check(nc_put_vara_schar(file.id(), s.status, start.data(), count.data(), statuses.data()), path,
           "writing observation " + std::to_string(s.observations) + " of 'status'",
           ErrorCategory::io);
   }

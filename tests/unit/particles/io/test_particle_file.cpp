@@ -83,29 +83,44 @@ TEST(ParticleFile, RoundTripKeepsEverything) {
   expect_round_trip(parcels, read_particle_file(path));
 }
 
-TEST(ParticleFile, FileHoldsDegreesAndInt64Ids) {
+// Ids that fit 32 bits are written as int and status as a signed byte, both CF 1.8 types, and
+// the file says CF-1.8 (checkable by NCAR's cfchecker); an id beyond 32 bits makes the ids
+// int64, which CF allows from 1.9, and the file says CF-1.11.
+TEST(ParticleFile, FileHoldsDegreesAndTheNarrowestCfIdType) {
   foehn::testing::TempDir folder;
-  ParticleSet parcels;
-  parcels.add(0.5 * pi, -0.25 * pi, 50000.0, 0.0, std::int64_t{1} << 62);
-  const auto path = folder / "one.nc";
-  write_particle_file(parcels, path);
-  int file = -1, variable = -1;
-  nc(nc_open(path.c_str(), NC_NOWRITE, &file));
-  double lon = 0.0, lat = 0.0;
-  nc(nc_inq_varid(file, "lon", &variable));
-  nc(nc_get_var_double(file, variable, &lon));
-  nc(nc_inq_varid(file, "lat", &variable));
-  nc(nc_get_var_double(file, variable, &lat));
-  nc_type id_type = NC_NAT;
-  nc(nc_inq_varid(file, "id", &variable));
-  nc(nc_inq_vartype(file, variable, &id_type));
-  long long id = 0;
-  nc(nc_get_var_longlong(file, variable, &id));
-  nc(nc_close(file));
-  EXPECT_NEAR(lon, 90.0, 1e-13);
-  EXPECT_NEAR(lat, -45.0, 1e-13);
-  EXPECT_EQ(id_type, NC_INT64);
-  EXPECT_EQ(id, std::int64_t{1} << 62);
+  for (const std::int64_t id : {std::int64_t{2147483647}, std::int64_t{1} << 62}) {
+    SCOPED_TRACE(id);
+    ParticleSet parcels;
+    parcels.add(0.5 * pi, -0.25 * pi, 50000.0, 0.0, id);
+    const auto path = folder / "one.nc";
+    write_particle_file(parcels, path);
+    int file = -1, variable = -1;
+    nc(nc_open(path.c_str(), NC_NOWRITE, &file));
+    double lon = 0.0, lat = 0.0;
+    nc(nc_inq_varid(file, "lon", &variable));
+    nc(nc_get_var_double(file, variable, &lon));
+    nc(nc_inq_varid(file, "lat", &variable));
+    nc(nc_get_var_double(file, variable, &lat));
+    nc_type id_type = NC_NAT, status_type = NC_NAT;
+    nc(nc_inq_varid(file, "id", &variable));
+    nc(nc_inq_vartype(file, variable, &id_type));
+    long long read_id = 0;
+    nc(nc_get_var_longlong(file, variable, &read_id));
+    nc(nc_inq_varid(file, "status", &variable));
+    nc(nc_inq_vartype(file, variable, &status_type));
+    std::size_t length = 0;
+    nc(nc_inq_attlen(file, NC_GLOBAL, "Conventions", &length));
+    std::string conventions(length, '\0');
+    nc(nc_get_att_text(file, NC_GLOBAL, "Conventions", conventions.data()));
+    nc(nc_close(file));
+    EXPECT_NEAR(lon, 90.0, 1e-13);
+    EXPECT_NEAR(lat, -45.0, 1e-13);
+    EXPECT_EQ(read_id, id);
+    EXPECT_EQ(status_type, NC_BYTE);
+    EXPECT_EQ(id_type, id <= 2147483647 ? NC_INT : NC_INT64);
+    EXPECT_EQ(conventions, id <= 2147483647 ? "CF-1.8" : "CF-1.11");
+    EXPECT_EQ(read_particle_file(path).id, parcels.id);
+  }
 }
 
 TEST(ParticleFile, EmptySetAndReplacement) {
@@ -285,7 +300,7 @@ TEST(ParticleFile, CarriesCfMetadata) {
   nc(nc_inq_varid(file, "time", &time));
   nc(nc_inq_varid(file, "pressure", &pressure));
   nc(nc_inq_varid(file, "mass", &mass));
-  EXPECT_EQ(text(NC_GLOBAL, "Conventions"), "CF-1.8");
+  EXPECT_EQ(text(NC_GLOBAL, "Conventions"), "CF-1.11");  // ids of 2^40: int64, CF 1.9 on
   EXPECT_EQ(text(NC_GLOBAL, "featureType"), "point");
   EXPECT_EQ(text(time, "units"), "seconds since 1900-01-01 00:00:00");
   EXPECT_EQ(text(time, "standard_name"), "time");

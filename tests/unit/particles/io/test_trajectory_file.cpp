@@ -107,7 +107,7 @@ TEST(TrajectoryFile, MatchesParcelsByIdAndFillsWhatIsMissing) {
   EXPECT_EQ(file.values("time"), (std::vector<double>{0, 600, 0, NC_FILL_DOUBLE, 0, 600}));
   EXPECT_EQ(file.values("lon")[0], -1.0 * degrees);
   EXPECT_EQ(file.values("lat")[5], 0.35 * degrees);
-  EXPECT_EQ(file.values("status"), (std::vector<double>{0, 0, 0, NC_FILL_UBYTE, 0, 1}));
+  EXPECT_EQ(file.values("status"), (std::vector<double>{0, 0, 0, NC_FILL_BYTE, 0, 1}));
   EXPECT_EQ(file.values("mass"), (std::vector<double>{1, 0.5, 1, NC_FILL_DOUBLE, 1, 0.5}));
   EXPECT_EQ(
       file.values("path_horizontal_m"),
