@@ -154,19 +154,26 @@ bool any_on_gpu(const void* a, const void* b) {
   return on_gpu(a) || on_gpu(b);
 }
 
+// Allreduce, Scan and Exscan: the same buffers (count elements in, count out), one PMPI call.
+using ElementwiseReduction = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
+int staged_reduction(ElementwiseReduction reduce, const void* sendbuf, void* recvbuf, int count,
+                     MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+  if (!any_on_gpu(sendbuf, recvbuf)) return reduce(sendbuf, recvbuf, count, type, op, comm);
+  const std::size_t bytes = span_of(count, type);
+  Pair buffers{{sendbuf, bytes, true, false}, {recvbuf, bytes, true, true}};
+  if (buffers.status() != MPI_SUCCESS) return report(comm, buffers.status());
+  const int code =
+      reduce(buffers.send_pointer(sendbuf), buffers.receive.pointer(), count, type, op, comm);
+  return report(comm, buffers.finish(code));
+}
+
 }  // namespace
 
 extern "C" {
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                   MPI_Comm comm) {
-  if (!any_on_gpu(sendbuf, recvbuf)) return PMPI_Allreduce(sendbuf, recvbuf, count, type, op, comm);
-  const std::size_t bytes = span_of(count, type);
-  Pair buffers{{sendbuf, bytes, true, false}, {recvbuf, bytes, true, true}};
-  if (buffers.status() != MPI_SUCCESS) return report(comm, buffers.status());
-  const int code = PMPI_Allreduce(buffers.send_pointer(sendbuf), buffers.receive.pointer(), count,
-                                  type, op, comm);
-  return report(comm, buffers.finish(code));
+  return staged_reduction(PMPI_Allreduce, sendbuf, recvbuf, count, type, op, comm);
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -309,24 +316,12 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
              MPI_Comm comm) {
-  if (!any_on_gpu(sendbuf, recvbuf)) return PMPI_Scan(sendbuf, recvbuf, count, type, op, comm);
-  const std::size_t bytes = span_of(count, type);
-  Pair buffers{{sendbuf, bytes, true, false}, {recvbuf, bytes, true, true}};
-  if (buffers.status() != MPI_SUCCESS) return report(comm, buffers.status());
-  const int code =
-      PMPI_Scan(buffers.send_pointer(sendbuf), buffers.receive.pointer(), count, type, op, comm);
-  return report(comm, buffers.finish(code));
+  return staged_reduction(PMPI_Scan, sendbuf, recvbuf, count, type, op, comm);
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
                MPI_Comm comm) {
-  if (!any_on_gpu(sendbuf, recvbuf)) return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  const std::size_t bytes = span_of(count, type);
-  Pair buffers{{sendbuf, bytes, true, false}, {recvbuf, bytes, true, true}};
-  if (buffers.status() != MPI_SUCCESS) return report(comm, buffers.status());
-  const int code =
-      PMPI_Exscan(buffers.send_pointer(sendbuf), buffers.receive.pointer(), count, type, op, comm);
-  return report(comm, buffers.finish(code));
+  return staged_reduction(PMPI_Exscan, sendbuf, recvbuf, count, type, op, comm);
 }
 
 // ---- nonblocking forms (PetscSF's gather, scatter and all-to-all patterns use these) --------
