@@ -113,7 +113,9 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
             &raw.concentrations)
       .text("-external_rates",
             "uniform case: external rates NAME=VALUE,... (photolysis and first-order loss "
-            "s^-1, emission in the mechanism's unit per s, >= 0; not named: 0)",
+            "s^-1, emission and user-defined in the mechanism's unit, SURFACE reaction X: "
+            "X.effective_radius in m and X.particle_number_concentration in m^-3; >= 0; not "
+            "named: 0)",
             &raw.external_rates)
       // Time and output.
       .real("-duration", "Simulated time (s), required", &o.duration, RealRange::above(0.0))

@@ -183,7 +183,7 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
       if (rates == 0) {
         fail(ErrorCategory::invalid_input, "-external_rates: unknown external rate '", entry.name,
              "' (mechanism '", mechanism.name,
-             "' has no photolysis, first-order loss or emission rates)");
+             "' has no photolysis, first-order loss, emission, user-defined or surface rates)");
       }
       fail(ErrorCategory::invalid_input, "-external_rates: unknown external rate '", entry.name,
            "' (mechanism '", mechanism.name, "' has ", rate_list(mechanism), ")");

@@ -15,8 +15,9 @@ namespace foehn::petsc {
 namespace {
 
 // PETSc copies a string option into a caller buffer and silently cuts what does not fit: a
-// value that fills the buffer is refused rather than used cut.
-constexpr std::size_t value_capacity = PETSC_MAX_PATH_LEN;
+// value that fills the buffer is refused rather than used cut. 64 KiB, not a path's length: a
+// list such as foehn-box's -external_rates for MUSICA's T1S2 (190 per-cell values) is 6 kB.
+constexpr std::size_t value_capacity = std::size_t{1} << 16;
 
 std::string quoted(std::string_view text) {
   return "'" + std::string(text) + "'";

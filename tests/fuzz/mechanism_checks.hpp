@@ -32,7 +32,10 @@ inline void require_consistent(const chem::Mechanism& m) {
       require(std::isfinite(a.amount) && a.amount >= 0.0, "finite non-negative yield");
     }
     for (const double p : r.parameters) require(std::isfinite(p), "finite rate parameters");
-    require(r.external_rate < static_cast<int>(m.external_rate_names.size()),
+    // A SURFACE reaction reads two per-cell values, at external_rate and the next slot.
+    const int per_cell = r.type == chem::ReactionType::surface ? 2 : 1;
+    require(r.external_rate + (r.external_rate >= 0 ? per_cell - 1 : 0) <
+                static_cast<int>(m.external_rate_names.size()),
             "external rate index in range");
   }
 }

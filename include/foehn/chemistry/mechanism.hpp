@@ -22,12 +22,20 @@ enum class ReactionType : int {
   emission = 4,          // k set per cell by name, no reactants (zero order)
   cmaq_h2o2 = 5,         // k = k1 + k2 M
   cmaq_oh_hno3 = 6,      // k = k0 + k3 M / (1 + k3 M / k2)
+  user_defined = 7,      // k set per cell by name, any reactants (MICM's USER_DEFINED)
+  surface = 8,           // uptake on aerosol: k from T and two per-cell values (MICM's SURFACE)
+  ternary_chemical_activation = 9,         // k0 / (1 + k0 M / kinf) F (MICM, CAMP)
+  ternary_chemical_activation_jpl19 = 10,  // Troe k_f + k_int (1 - k_f / kinf) (JPL 19-5)
 };
 
 // Parameter slots per type (unused slots are 0). Arrhenius: A B C D E. Troe: k0_A k0_B k0_C
 // kinf_A kinf_B kinf_C Fc N. CMAQ_H2O2: k1_A k1_C k2_A k2_C. CMAQ_OH_HNO3: k0_A k0_C k2_A k2_C
-// k3_A k3_C. The external types have no parameters.
-inline constexpr int max_rate_parameters = 8;
+// k3_A k3_C. TERNARY_CHEMICAL_ACTIVATION: as Troe. TERNARY_CHEMICAL_ACTIVATION_JPL19: k0_A k0_B
+// k0_C k0_D kinf_A kinf_B kinf_C kinf_D kint_A kint_B kint_C kint_D Fc N. SURFACE: slot 0 unused
+// (1), reaction probability, the gas species' diffusion coefficient [m2 s-1] and molecular weight
+// [kg mol-1]. The other external types have no parameters (slot 0 holds the scaling factor
+// once compiled).
+inline constexpr int max_rate_parameters = 16;
 
 // Keys a file carries for other tools: the OpenAtmos schema's "__"-prefixed user keys, kept
 // (sorted by key) with their values as JSON text, and written back by the JSON/YAML writers.
@@ -62,6 +70,14 @@ struct SpeciesAmount {
   double amount = 1.0;
 };
 
+// A SURFACE reaction reads two per-cell values, named after the reaction with these suffixes and
+// kept next to each other in Mechanism::external_rate_names: the aerosol's effective radius [m]
+// and its particle number concentration [m^-3] (MICM's "SURF.<name>.effective radius [m]" and
+// "SURF.<name>.particle number concentration [# m-3]"; '#' would start a comment in an options
+// file, so Foehn's names avoid it).
+inline constexpr std::string_view surface_radius_suffix = ".effective_radius";
+inline constexpr std::string_view surface_number_suffix = ".particle_number_concentration";
+
 struct Reaction {
   std::string name;  // required for the external types (names the per-cell rate)
   ReactionType type = ReactionType::arrhenius;
@@ -69,7 +85,8 @@ struct Reaction {
   std::vector<SpeciesAmount> reactants;
   std::vector<SpeciesAmount> products;
   int external_rate = -1;  // index into Mechanism::external_rate_names for external types
-  // External types: k = scaling_factor * the per-cell rate (the OpenAtmos "scaling factor").
+  // External types but SURFACE: k = scaling_factor * the per-cell rate (the OpenAtmos "scaling
+  // factor").
   double scaling_factor = 1.0;
   UserProperties user_properties{};
   // The user keys of each reactant and product entry (parallel to the lists; empty: none).
@@ -80,7 +97,8 @@ struct Mechanism {
   std::string name;
   std::vector<Species> species;
   std::vector<Reaction> reactions;
-  std::vector<std::string> external_rate_names;  // one per distinct external rate name
+  // One per distinct external rate name (a SURFACE reaction has two, radius then number).
+  std::vector<std::string> external_rate_names;
   ConcentrationUnit concentration_unit = ConcentrationUnit::molecule_per_cm3;
   UserProperties user_properties{};
 

@@ -62,10 +62,21 @@ Mechanism in_concentration_unit(const Mechanism& mechanism, ConcentrationUnit un
         p[2] *= per_order;  // k2_A
         p[4] *= with_air;   // k3_A (k3 M)
         break;
+      case ReactionType::ternary_chemical_activation:
+        p[0] *= per_order;      // k0_A: k0 has the unit of k
+        p[3] *= per_order / f;  // kinf_A: k0 M / kinf has none
+        break;
+      case ReactionType::ternary_chemical_activation_jpl19:
+        p[0] *= with_air;   // k0_A (k0 M)
+        p[4] *= per_order;  // kinf_A
+        p[8] *= per_order;  // kint_A
+        break;
       case ReactionType::photolysis:
       case ReactionType::first_order_loss:
+      case ReactionType::surface:
         break;  // s^-1 either way
       case ReactionType::emission:
+      case ReactionType::user_defined:
         break;  // the per-cell rate is given in the unit of the run; the factor has none
     }
     for (int slot = 0; slot < max_rate_parameters; ++slot)

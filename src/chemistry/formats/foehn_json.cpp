@@ -18,6 +18,12 @@ namespace foehn::chemistry {
 namespace formats {
 
 const std::vector<TypeSpec>& type_specs() {
+  // TROE's and TERNARY_CHEMICAL_ACTIVATION's: low- and high-pressure limits, broadening.
+  const std::vector<ParameterSpec> falloff_parameters = {
+      {"k0_A", 0, required, true}, {"k0_B", 1, 0.0, false},
+      {"k0_C", 2, 0.0, false},     {"kinf_A", 3, required, true, true},
+      {"kinf_B", 4, 0.0, false},   {"kinf_C", 5, 0.0, false},
+      {"Fc", 6, 0.6, true},        {"N", 7, 1.0, false, false, true}};
   static const std::vector<TypeSpec> specs = {
       {ReactionType::arrhenius,
        "ARRHENIUS",
@@ -26,16 +32,7 @@ const std::vector<TypeSpec>& type_specs() {
         {"C", 2, 0.0, false},
         {"D", 3, 300.0, true, true},
         {"E", 4, 0.0, false}}},
-      {ReactionType::troe,
-       "TROE",
-       {{"k0_A", 0, required, true},
-        {"k0_B", 1, 0.0, false},
-        {"k0_C", 2, 0.0, false},
-        {"kinf_A", 3, required, true, true},
-        {"kinf_B", 4, 0.0, false},
-        {"kinf_C", 5, 0.0, false},
-        {"Fc", 6, 0.6, true},
-        {"N", 7, 1.0, true, true}}},
+      {ReactionType::troe, "TROE", falloff_parameters},
       {ReactionType::photolysis, "PHOTOLYSIS", {}},
       {ReactionType::first_order_loss, "FIRST_ORDER_LOSS", {}},
       {ReactionType::emission, "EMISSION", {}},
@@ -53,6 +50,30 @@ const std::vector<TypeSpec>& type_specs() {
         {"k2_C", 3, 0.0, false},
         {"k3_A", 4, required, true},
         {"k3_C", 5, 0.0, false}}},
+      {ReactionType::user_defined, "USER_DEFINED", {}},
+      {ReactionType::surface,
+       "SURFACE",
+       {{"reaction probability", 1, 1.0, true},
+        {"diffusion coefficient [m2 s-1]", 2, required, true, true},
+        {"molecular weight [kg mol-1]", 3, required, true, true}}},
+      {ReactionType::ternary_chemical_activation, "TERNARY_CHEMICAL_ACTIVATION",
+       falloff_parameters},
+      {ReactionType::ternary_chemical_activation_jpl19,
+       "TERNARY_CHEMICAL_ACTIVATION_JPL19",
+       {{"k0_A", 0, required, true},
+        {"k0_B", 1, 0.0, false},
+        {"k0_C", 2, 0.0, false},
+        {"k0_D", 3, 298.0, true, true},
+        {"kinf_A", 4, required, true, true},
+        {"kinf_B", 5, 0.0, false},
+        {"kinf_C", 6, 0.0, false},
+        {"kinf_D", 7, 298.0, true, true},
+        {"kint_A", 8, required, true},
+        {"kint_B", 9, 0.0, false},
+        {"kint_C", 10, 0.0, false},
+        {"kint_D", 11, 298.0, true, true},
+        {"Fc", 12, 0.6, true},
+        {"N", 13, 1.0, false, false, true}}},
   };
   return specs;
 }
@@ -65,8 +86,19 @@ const TypeSpec& spec_of(ReactionType type) {
 }
 
 bool is_external(ReactionType type) {
+  return has_scaling_factor(type) || type == ReactionType::surface;
+}
+
+bool has_scaling_factor(ReactionType type) {
   return type == ReactionType::photolysis || type == ReactionType::first_order_loss ||
-         type == ReactionType::emission;
+         type == ReactionType::emission || type == ReactionType::user_defined;
+}
+
+std::vector<std::string> external_rate_names_of(const Reaction& reaction) {
+  if (reaction.type == ReactionType::surface)
+    return {reaction.name + std::string(surface_radius_suffix),
+            reaction.name + std::string(surface_number_suffix)};
+  return {reaction.name};
 }
 
 namespace {
@@ -98,7 +130,9 @@ class ReactionParser {
     if (spec == nullptr) {
       fail(ErrorCategory::invalid_input, where_, ": field 'type': unknown reaction type '",
            type_name,
-           "' (ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, CMAQ_H2O2, CMAQ_OH_HNO3)");
+           "' (ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, USER_DEFINED, SURFACE, "
+           "TERNARY_CHEMICAL_ACTIVATION, TERNARY_CHEMICAL_ACTIVATION_JPL19, CMAQ_H2O2, "
+           "CMAQ_OH_HNO3)");
     }
     reaction.type = spec->type;
     reaction.reactants =
@@ -111,7 +145,7 @@ class ReactionParser {
       known.insert(p.key);
       reaction.parameters[static_cast<std::size_t>(p.slot)] = parameter(item, p);
     }
-    if (is_external(reaction.type)) {
+    if (has_scaling_factor(reaction.type)) {
       known.insert("scaling factor");
       if (item.contains("scaling factor"))
         reaction.scaling_factor = number(item.at("scaling factor"), "scaling factor");
@@ -132,10 +166,7 @@ class ReactionParser {
         fail(ErrorCategory::invalid_input, where_, ": field 'name' is required for ", spec->name,
              " (it names the per-cell rate)");
       }
-      const auto [slot, added] = external_rate_by_name_.emplace(
-          reaction.name, static_cast<int>(m_.external_rate_names.size()));
-      if (added) m_.external_rate_names.push_back(reaction.name);
-      reaction.external_rate = slot->second;
+      reaction.external_rate = external_slot(reaction);
     }
     m_.reactions.push_back(std::move(reaction));
   }
@@ -167,6 +198,9 @@ class ReactionParser {
     const double x = number(item.at(p.key), p.key);
     if (p.non_negative && x < 0.0)
       fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is negative (", x, ")");
+    if (p.nonzero && x == 0.0)
+      fail(ErrorCategory::invalid_input, where_, ": field '", p.key,
+           "' is 0; the rate constant divides by it");
     if (p.positive && !(x > 0.0))
       fail(ErrorCategory::invalid_input, where_, ": field '", p.key, "' is ", x,
            "; it must be positive (the rate constant divides by it)");
@@ -229,7 +263,41 @@ class ReactionParser {
     return result;
   }
 
+  // The reaction's first per-cell slot: its names' existing slots when an earlier reaction has
+  // the same names (they share the rate), else new slots at the end, next to each other.
+  int external_slot(const Reaction& reaction) {
+    const std::vector<std::string> names = external_rate_names_of(reaction);
+    const auto found = external_rate_by_name_.find(names.front());
+    if (found == external_rate_by_name_.end()) {
+      const int first = static_cast<int>(m_.external_rate_names.size());
+      for (std::size_t i = 0; i < names.size(); ++i) {
+        if (!external_rate_by_name_.emplace(names[i], first + static_cast<int>(i)).second)
+          fail(ErrorCategory::invalid_input, where_, ": its per-cell rate '", names[i],
+               "' is already the rate of another reaction");
+        m_.external_rate_names.push_back(names[i]);
+      }
+      return first;
+    }
+    for (std::size_t i = 1; i < names.size(); ++i) {
+      const auto next = external_rate_by_name_.find(names[i]);
+      if (next == external_rate_by_name_.end() ||
+          next->second != found->second + static_cast<int>(i))
+        fail(ErrorCategory::invalid_input, where_, ": its per-cell rates '", names.front(),
+             "' and '", names[i], "' must belong to SURFACE reactions of this name only");
+    }
+    return found->second;
+  }
+
   void check_shape(const Reaction& r) const {
+    if (r.type == ReactionType::surface) {
+      if (r.reactants.size() != 1 || r.reactants[0].amount != 1.0)
+        fail(ErrorCategory::invalid_input, where_,
+             ": field 'reactants' must hold one species with coefficient 1 for SURFACE (the gas "
+             "taken up)");
+      if (r.parameters[1] > 1.0)
+        fail(ErrorCategory::invalid_input, where_, ": field 'reaction probability' is ",
+             r.parameters[1], "; a probability is at most 1");
+    }
     if (r.type == ReactionType::emission && !r.reactants.empty()) {
       fail(ErrorCategory::invalid_input, where_, ": field 'reactants' must be empty for EMISSION");
     }
@@ -287,6 +355,7 @@ void add_user_properties(json& object, const UserProperties& properties) {
 
 }  // namespace formats
 
+using formats::has_scaling_factor;
 using formats::is_external;
 using formats::ParameterSpec;
 using formats::spec_of;
@@ -418,7 +487,7 @@ std::string mechanism_to_json(const Mechanism& mechanism) {
     item["products"] = amounts(r.products, r.product_user_properties, "yield");
     for (const ParameterSpec& p : spec.parameters)
       item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
-    if (is_external(r.type)) item["scaling factor"] = r.scaling_factor;
+    if (has_scaling_factor(r.type)) item["scaling factor"] = r.scaling_factor;
     formats::add_user_properties(item, r.user_properties);
     document["reactions"].push_back(std::move(item));
   }

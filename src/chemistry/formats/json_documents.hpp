@@ -29,6 +29,9 @@ struct ParameterSpec {
   // The rate formula divides by it (D, N) or by the rate it scales (kinf_A, k2_A): zero gives
   // an infinite or NaN rate constant, which the solver reports as a singular matrix.
   bool positive = false;
+  // Troe's N: the formula divides by it, so zero is refused; MUSICA's T1S2 gives negative values,
+  // which MICM computes with, so they are read too.
+  bool nonzero = false;
 };
 inline constexpr double required = std::numeric_limits<double>::quiet_NaN();
 
@@ -39,8 +42,12 @@ struct TypeSpec {
 };
 [[nodiscard]] const std::vector<TypeSpec>& type_specs();
 [[nodiscard]] const TypeSpec& spec_of(ReactionType type);
-// Photolysis, first-order loss, emission: the rate is set per cell by name.
+// Photolysis, first-order loss, emission, user-defined (the rate set per cell by name, times the
+// scaling factor) and SURFACE (two per-cell aerosol values): these read per-cell values.
 [[nodiscard]] bool is_external(ReactionType type);
+[[nodiscard]] bool has_scaling_factor(ReactionType type);
+// The per-cell value names a reaction of an external type reads (SURFACE: radius, then number).
+[[nodiscard]] std::vector<std::string> external_rate_names_of(const Reaction& reaction);
 
 // Whether `text` is UTF-8 that a JSON document can hold (nlohmann's own check): names read from
 // YAML or KPP text must be, or no writer could write them back.

@@ -24,21 +24,22 @@ constexpr double boltzmann = 1.380649e-23;  // J K^-1 (exact, SI 2019): C = -Ea 
 const std::set<std::string>& unsupported_v1_types() {
   static const std::set<std::string> types = {"BRANCHED_NO_RO2",
                                               "TUNNELING",
-                                              "SURFACE",
                                               "CONDENSED_PHASE_ARRHENIUS",
                                               "CONDENSED_PHASE_PHOTOLYSIS",
                                               "SIMPOL_PHASE_TRANSFER",
                                               "AQUEOUS_EQUILIBRIUM",
                                               "WET_DEPOSITION",
                                               "HL_PHASE_TRANSFER",
-                                              "TERNARY_CHEMICAL_ACTIVATION",
-                                              "USER_DEFINED",
                                               "TAYLOR_SERIES"};
   return types;
 }
 
+// The species properties a SURFACE rate needs, and where v1 files keep them.
+const std::string molecular_weight_key = "molecular weight [kg mol-1]";
+const std::string diffusion_key = "diffusion coefficient [m2 s-1]";
+
 // Species properties the schema defines for aerosol and phase-transfer processes: validated
-// (numbers) and not used by the gas-phase solver.
+// (numbers) and kept; SURFACE reactions read the molecular weight and diffusion coefficient.
 const std::set<std::string>& physical_species_keys() {
   static const std::set<std::string> keys = {"molecular weight [kg mol-1]",
                                              "diffusion coefficient [m2 s-1]",
@@ -82,6 +83,13 @@ class V1Reader {
     }
     out["species"] = species(array_field(v1, "species", source_));
     if (v1.contains("phases")) phases(array_field(v1, "phases", source_));
+    // A property given in a phase's species entry (where MUSICA's files put the diffusion
+    // coefficient) is kept as the species' own; the writer puts it back in the phase.
+    for (json& entry : out["species"]) {
+      const auto found = phase_properties_.find(entry.at("name").get<std::string>());
+      if (found == phase_properties_.end()) continue;
+      for (const auto& [key, value] : found->second) entry[kept_key(key)] = value;
+    }
     out["reactions"] = json::array();
     const json& reactions = array_field(v1, "reactions", source_);
     for (std::size_t r = 0; r < reactions.size(); ++r)
@@ -168,6 +176,10 @@ class V1Reader {
         }
       }
       species_names_.insert(name);
+      if (entry.contains(molecular_weight_key))
+        surface_properties_[name][molecular_weight_key] = entry.at(molecular_weight_key);
+      if (entry.contains(diffusion_key))
+        surface_properties_[name][diffusion_key] = entry.at(diffusion_key);
       out.push_back(std::move(s));
     }
     return out;
@@ -186,16 +198,79 @@ class V1Reader {
           fail(ErrorCategory::invalid_input, where, ": field '", key,
                "' is not part of an OpenAtmos v1 phase (name, species: [names])");
         for (const json& member : value) {
-          // v1.1 lets a phase list objects {"name": ..., properties}; v1.0 plain names.
+          // A phase lists plain names or objects {"name": ..., properties} (MUSICA's TS1 gives
+          // diffusion coefficients there).
           const json& name =
               member.is_object() && member.contains("name") ? member.at("name") : member;
           if (!name.is_string() || species_names_.count(name.get<std::string>()) == 0)
             fail(ErrorCategory::invalid_input, where, ": species ", name.dump(),
                  " is not declared under 'species'");
           members.insert(name.get<std::string>());
+          if (member.is_object()) phase_member_properties(member, where);
         }
       }
     }
+  }
+
+  void phase_member_properties(const json& member, const std::string& where) {
+    const std::string name = member.at("name").get<std::string>();
+    const std::string entry = where + ": species '" + name + "'";
+    for (const auto& [key, value] : member.items()) {
+      if (key == "name") continue;
+      if (physical_species_keys().count(key) != 0) {
+        const double amount = number(value, entry, key);
+        phase_properties_[name][key] = amount;
+        surface_properties_[name][key] = amount;
+      } else if (is_user_key(key)) {
+        phase_properties_[name][key] = value;
+      } else {
+        fail(ErrorCategory::invalid_input, entry, ": field '", key,
+             "' is not part of an OpenAtmos v1 phase species");
+      }
+    }
+  }
+
+  // SURFACE (uptake of one gas on aerosol): its v1 keys become Foehn's, with the gas species'
+  // molecular weight and diffusion coefficient, which the rate needs, copied in.
+  json surface_reaction(const json& item, const std::string& where,
+                        const std::set<std::string>* phase) const {
+    json out = {{"type", "SURFACE"}};
+    for (const auto& [key, value] : item.items()) {
+      if (key == "type" || key == "gas phase") continue;
+      if (key == "name" || key == "reaction probability" || is_user_key(key)) {
+        out[key] = value;  // checked by the Foehn-schema parser
+      } else if (key == "gas-phase species") {
+        if (!value.is_string())
+          fail(ErrorCategory::invalid_input, where, ": field 'gas-phase species' must be a string");
+        const json gas = json::array({{{"species name", value}}});
+        out["reactants"] = components(gas, where, "gas-phase species", "coefficient", phase);
+      } else if (key == "gas-phase products") {
+        out["products"] = components(value, where, "gas-phase products", "yield", phase);
+      } else if (key == "condensed phase") {
+        if (!value.is_string() || phase_species_.count(value.get<std::string>()) == 0)
+          fail(ErrorCategory::invalid_input, where,
+               ": field 'condensed phase' names no phase of 'phases' (", value.dump(), ")");
+      } else {
+        fail(ErrorCategory::invalid_input, where, ": field '", key,
+             "' is not a parameter of SURFACE in the OpenAtmos v1 schema (name, gas phase, "
+             "gas-phase species, gas-phase products, reaction probability, condensed phase)");
+      }
+    }
+    if (!out.contains("reactants"))
+      fail(ErrorCategory::invalid_input, where, ": field 'gas-phase species' is missing");
+    const std::string gas = out.at("reactants")[0].at("species name").get<std::string>();
+    if (species_names_.count(gas) == 0)
+      fail(ErrorCategory::invalid_input, where, ": field 'gas-phase species': unknown species '",
+           gas, "'");
+    const auto properties = surface_properties_.find(gas);
+    for (const std::string& key : {molecular_weight_key, diffusion_key}) {
+      if (properties == surface_properties_.end() || properties->second.count(key) == 0)
+        fail(ErrorCategory::invalid_input, where, ": the SURFACE rate needs the '", key,
+             "' of its gas-phase species '", gas,
+             "' (in its 'species' entry or its entry in the gas phase)");
+      out[key] = properties->second.at(key);
+    }
+    return out;
   }
 
   json components(const json& list, const std::string& where, const char* field,
@@ -252,8 +327,9 @@ class V1Reader {
     if (unsupported_v1_types().count(type) != 0)
       fail(ErrorCategory::invalid_input, where, ": reaction type ", type,
            " is part of the OpenAtmos schema but not of Foehn's gas-phase solver (it supports "
-           "ARRHENIUS, TROE, PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, and CAMP's CMAQ_H2O2 and "
-           "CMAQ_OH_HNO3)");
+           "ARRHENIUS, TROE, TERNARY_CHEMICAL_ACTIVATION, TERNARY_CHEMICAL_ACTIVATION_JPL19, "
+           "PHOTOLYSIS, FIRST_ORDER_LOSS, EMISSION, USER_DEFINED, SURFACE, and CAMP's CMAQ_H2O2 "
+           "and CMAQ_OH_HNO3)");
     const TypeSpec* spec = nullptr;
     for (const TypeSpec& candidate : type_specs()) {
       if (type == candidate.name) spec = &candidate;
@@ -274,6 +350,7 @@ class V1Reader {
     } else {
       fail(ErrorCategory::invalid_input, where, ": field 'gas phase' is missing");
     }
+    if (spec->type == ReactionType::surface) return surface_reaction(item, where, phase);
 
     json out = {{"type", type}};
     std::set<std::string> parameter_keys;
@@ -292,7 +369,7 @@ class V1Reader {
                ": fields 'C' and 'Ea' are both given (C = -Ea/k_B)");
         out["C"] = -number(value, where, "Ea") / boltzmann;
       } else if (parameter_keys.count(key) != 0 || is_user_key(key) ||
-                 (key == "scaling factor" && is_external(spec->type))) {
+                 (key == "scaling factor" && has_scaling_factor(spec->type))) {
         out[key] = value;  // ranges checked by the Foehn-schema parser, with the same key names
       } else {
         fail(ErrorCategory::invalid_input, where, ": field '", key, "' is not a parameter of ",
@@ -300,7 +377,7 @@ class V1Reader {
       }
     }
     // The schema's defaults where Foehn's own schema requires the value.
-    for (const char* key : {"A", "k0_A", "kinf_A"}) {
+    for (const char* key : {"A", "k0_A", "kinf_A", "kint_A"}) {
       if (parameter_keys.count(key) != 0 && !out.contains(key)) out[key] = 1.0;
     }
     // The schema gives photolysis and first-order loss one reactant (what MICM reads).
@@ -318,6 +395,10 @@ class V1Reader {
   std::string source_;
   std::set<std::string> species_names_;
   std::map<std::string, std::set<std::string>> phase_species_;
+  // Per species: the properties its phase entries give (kept), and the molecular weight and
+  // diffusion coefficient from wherever the file gives them (for SURFACE).
+  std::map<std::string, std::map<std::string, json>> phase_properties_;
+  std::map<std::string, std::map<std::string, json>> surface_properties_;
 };
 
 }  // namespace
@@ -346,15 +427,41 @@ bool has_constant_flag(const json& entry) {
          entry.contains("constant mixing ratio [mol mol-1]");
 }
 
+// The molecular weight and diffusion coefficient of each species a SURFACE reaction takes up,
+// from the reactions (where Foehn keeps them): v1 gives them to the species, not the reaction.
+std::map<std::string, std::map<std::string, double>> surface_species_properties(
+    const Mechanism& mechanism) {
+  std::map<std::string, std::map<std::string, double>> properties;
+  for (const Reaction& r : mechanism.reactions) {
+    if (r.type != ReactionType::surface) continue;
+    const std::string& gas =
+        mechanism.species[static_cast<std::size_t>(r.reactants.at(0).species)].name;
+    for (const auto& [key, slot] :
+         {std::pair{molecular_weight_key, 3}, std::pair{diffusion_key, 2}}) {
+      const double value = r.parameters[static_cast<std::size_t>(slot)];
+      const auto [it, added] = properties[gas].emplace(key, value);
+      if (!added && it->second != value)
+        fail(ErrorCategory::invalid_input, "mechanism '", mechanism.name,
+             "': SURFACE reactions of '", gas, "' give it two values of '", key, "' (", it->second,
+             " and ", value, "); the OpenAtmos v1 schema keeps one per species");
+    }
+  }
+  return properties;
+}
+
 }  // namespace
 
 json openatmos_v1_document(const Mechanism& given) {
   // MICM reads every v1 file in mol m^-3 and has no unit key: convert, do not annotate.
   const Mechanism mechanism = in_concentration_unit(given, ConcentrationUnit::mol_per_m3);
   json document = json::object();
-  document["version"] = "1.0.0";
+  bool jpl19 = false;
+  for (const Reaction& r : mechanism.reactions)
+    jpl19 = jpl19 || r.type == ReactionType::ternary_chemical_activation_jpl19;
+  document["version"] = jpl19 ? "1.4.0" : "1.0.0";  // the schema's JPL19 type came with 1.4
   document["name"] = mechanism.name;
   add_user_properties(document, mechanism.user_properties);
+  const auto surface_properties = surface_species_properties(mechanism);
   json species = json::array();
   json gas = {{"name", "gas"}, {"species", json::array()}};
   for (const Species& s : mechanism.species) {
@@ -369,8 +476,17 @@ json openatmos_v1_document(const Mechanism& given) {
              "mixing ratio [mol mol-1]\" (or \"__openatmos is third body\": true for the air)");
       entry["is third body"] = true;
     }
+    const auto surface = surface_properties.find(s.name);
+    if (surface != surface_properties.end())
+      for (const auto& [key, value] : surface->second) entry[key] = value;
+    // The diffusion coefficient goes in the gas phase's entry, where MUSICA's files keep it.
+    json member = s.name;
+    if (entry.contains(diffusion_key)) {
+      member = {{"name", s.name}, {diffusion_key, entry.at(diffusion_key)}};
+      entry.erase(diffusion_key);
+    }
     species.push_back(std::move(entry));
-    gas["species"].push_back(s.name);
+    gas["species"].push_back(std::move(member));
   }
   document["species"] = std::move(species);
   document["phases"] = json::array({gas});
@@ -401,6 +517,15 @@ json openatmos_v1_document(const Mechanism& given) {
       }
       return entries;
     };
+    if (r.type == ReactionType::surface) {  // its own keys; D and M_w are the species'
+      item["gas-phase species"] =
+          mechanism.species[static_cast<std::size_t>(r.reactants.at(0).species)].name;
+      item["gas-phase products"] = components(r.products, r.product_user_properties);
+      item["reaction probability"] = r.parameters[1];
+      add_user_properties(item, r.user_properties);
+      reactions.push_back(std::move(item));
+      continue;
+    }
     // The schema has no reactants for EMISSION and no products for FIRST_ORDER_LOSS.
     if (r.type != ReactionType::emission || !r.reactants.empty())
       item["reactants"] = components(r.reactants, r.reactant_user_properties);
@@ -408,7 +533,7 @@ json openatmos_v1_document(const Mechanism& given) {
       item["products"] = components(r.products, r.product_user_properties);
     for (const ParameterSpec& p : spec.parameters)
       item[p.key] = r.parameters[static_cast<std::size_t>(p.slot)];
-    if (is_external(r.type)) item["scaling factor"] = r.scaling_factor;
+    if (has_scaling_factor(r.type)) item["scaling factor"] = r.scaling_factor;
     add_user_properties(item, r.user_properties);
     reactions.push_back(std::move(item));
   }

@@ -170,7 +170,7 @@ TEST(MechanismReader, ParametersTheRateDividesByMustBePositive) {
                   {"reaction 2", "field 'D' is 0; it must be positive"});
   expect_rejected(with_reaction(R"({"type": "TROE", "k0_A": 1e-30, "kinf_A": 1e-11, "N": 0, )" +
                                 reactants + "}"),
-                  {"reaction 2", "field 'N' is 0; it must be positive"});
+                  {"reaction 2", "field 'N' is 0; the rate constant divides by it"});
   expect_rejected(with_reaction(R"({"type": "TROE", "k0_A": 0, "kinf_A": 0, )" + reactants + "}"),
                   {"reaction 2", "field 'kinf_A' is 0"});
   expect_rejected(with_reaction(R"({"type": "CMAQ_OH_HNO3", "k0_A": 1, "k2_A": 0, "k3_A": 0, )" +
