@@ -9,8 +9,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
-# The tools users run (MUSICA, scikit-fem, cfchecker) from PyPI, for ctest -L realtools.
+# The tools users run (MUSICA, scikit-fem, cfchecker) from PyPI, and Debian's ParaView unpacked
+# beside the system, for ctest -L realtools.
 bash scripts/setup-real-tools.sh
+bash scripts/setup-paraview.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
 # Files changed since the formatting baseline follow .clang-format (a failure fails the run,
