@@ -25,6 +25,60 @@ std::vector<std::string> tokens_of(const std::string& text) {
   return tokens;
 }
 
+// An options-file line split as PETSc's reader splits it (PetscOptionsInsertFile): tabs and
+// carriage returns are blanks, tokens are separated by runs of blanks, and a token opening
+// with '"' runs to the next '"' (blanks included, the quotes dropped).
+std::vector<std::string> petsc_line_tokens(std::string line) {
+  for (char& c : line)
+    if (c == '\t' || c == '\r' || c == '\n') c = ' ';
+  std::vector<std::string> tokens;
+  std::size_t at = line.find_first_not_of(' ');
+  while (at != std::string::npos && at < line.size()) {
+    const char end = line[at] == '"' ? '"' : ' ';
+    if (end == '"') ++at;
+    const std::size_t stop = line.find(end, at);
+    tokens.push_back(line.substr(at, stop == std::string::npos ? std::string::npos : stop - at));
+    if (stop == std::string::npos) break;
+    at = line.find_first_not_of(' ', stop + 1);
+  }
+  return tokens;
+}
+
+// PETSc's test of an option name (PetscOptionsValidKey): '-' or '--', a letter, and not a
+// number such as -inf.
+bool is_option_name(const std::string& token) {
+  if (token.size() < 2 || token[0] != '-') return false;
+  const std::size_t letter = token[1] == '-' ? 2 : 1;
+  if (letter >= token.size() || !std::isalpha(static_cast<unsigned char>(token[letter])))
+    return false;
+  const char* text = token.c_str() + (letter - 1);
+  char* after = nullptr;
+  (void)std::strtod(text, &after);
+  return after == text || *after == '_' || std::isalnum(static_cast<unsigned char>(*after));
+}
+
+// What PETSc's reader refuses in one line (with a multi-line error trace), said in one line:
+// empty when PETSc takes it. A line is "-name [value]" or "alias -name -other".
+std::string line_problem(const std::vector<std::string>& tokens) {
+  if (is_option_name(tokens[0])) {
+    for (std::size_t i = 1; i < tokens.size(); ++i)
+      if (is_option_name(tokens[i]))
+        return "two options on one line ('" + tokens[0] + "' and '" + tokens[i] +
+               "'; PETSc takes one option per line)";
+    if (tokens.size() > 2)
+      return "'" + tokens[2] + "' after '" + tokens[0] + " " + tokens[1] +
+             "' (PETSc takes one option and one value per line; quote a value with blanks)";
+    return "";
+  }
+  std::string first = tokens[0];
+  for (char& c : first) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (first != "alias")
+    return "'" + tokens[0] + "' is not an option (-name [value], or alias -name -other)";
+  if (tokens.size() != 3 || !is_option_name(tokens[1]) || !is_option_name(tokens[2]))
+    return "an alias line is 'alias -name -other'";
+  return "";
+}
+
 class OptionsFileChecker {
  public:
   // `option` is how the file was named (-options_file, -options_file_yaml, PETSC_OPTIONS, ...).
@@ -63,12 +117,11 @@ class OptionsFileChecker {
       ++number;
       const std::size_t comment = line.find('#');
       if (comment != std::string::npos) line.erase(comment);
-      const std::vector<std::string> tokens = tokens_of(line);
-      if (tokens.empty() || tokens[0] == "alias") continue;
+      const std::vector<std::string> tokens = petsc_line_tokens(line);
+      if (tokens.empty()) continue;
       const std::string where = named + " line " + std::to_string(number);
-      if (tokens[0].size() < 2 || tokens[0][0] != '-' ||
-          !std::isalpha(static_cast<unsigned char>(tokens[0][1])))
-        return where + ": '" + tokens[0] + "' is not an option (-name [value], or alias)";
+      if (const std::string problem = line_problem(tokens); !problem.empty())
+        return where + ": " + problem;
       std::string problem = check_tokens(tokens, where);
       if (!problem.empty()) return problem;
     }

@@ -37,9 +37,13 @@ bool all_lines_are_options(std::string_view text) {
     if (first != std::string_view::npos) {
       const std::string_view token =
           line.substr(first, line.find_first_of(" \t\r\f\v", first) - first);
-      const bool option = token.size() >= 2 && token[0] == '-' &&
-                          std::isalpha(static_cast<unsigned char>(token[1]));
-      if (!option && token != "alias") return false;
+      // PETSc's option names: "-name" or "--name", starting with a letter.
+      const std::size_t letter = token.size() >= 2 && token[1] == '-' ? 2 : 1;
+      const bool option = token.size() > letter && token[0] == '-' &&
+                          std::isalpha(static_cast<unsigned char>(token[letter]));
+      std::string lower(token);
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!option && lower != "alias") return false;  // PETSc: "alias" in any case
     }
     start = end + 1;
   }

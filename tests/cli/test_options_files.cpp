@@ -1,0 +1,92 @@
+// The options-file check every Foehn program runs before PETSc reads its options
+// (apps/common/options_files.cpp) against PETSc's own reader: each line below is written to a
+// file, and the check must accept it exactly when PetscOptionsInsertFile does. What PETSc refuses
+// with a 15-line trace (exit 1), the check refuses first in one line naming the file and line.
+
+#include <gtest/gtest.h>
+#include <petscsys.h>
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "options_files.hpp"
+#include "support/temp_dir.hpp"
+
+namespace {
+
+// Whether PETSc's reader takes the file (its error trace silenced).
+bool petsc_accepts(const std::string& path) {
+  PetscOptions options = nullptr;
+  EXPECT_EQ(PetscOptionsCreate(&options), PETSC_SUCCESS);
+  EXPECT_EQ(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr), PETSC_SUCCESS);
+  const PetscErrorCode status =
+      PetscOptionsInsertFile(PETSC_COMM_SELF, options, path.c_str(), PETSC_TRUE);
+  EXPECT_EQ(PetscPopErrorHandler(), PETSC_SUCCESS);
+  EXPECT_EQ(PetscOptionsDestroy(&options), PETSC_SUCCESS);
+  return status == PETSC_SUCCESS;
+}
+
+std::string foehn_check(const std::string& path) {
+  std::string program = "tool", option = "-options_file", name = path, skip = "-skip_petscrc";
+  char* argv[] = {program.data(), option.data(), name.data(), skip.data(), nullptr};
+  return foehn::app::check_options_files(4, argv);
+}
+
+}  // namespace
+
+TEST(OptionsFiles, TheCheckAcceptsExactlyWhatPetscReads) {
+  const foehn::testing::TempDir dir;
+  const std::vector<std::string> lines = {
+      "-duration 600",
+      "  -duration\t600  ",
+      "-monitor",
+      "--long_form 3",
+      "-name \"a value with blanks\"",
+      "-name \"unclosed quote",
+      "-duration 600 # a comment -chem_method rodas4",
+      "# only a comment",
+      "alias -d -duration",
+      "ALIAS -d -duration",
+      "-duration 600 -chem_method rodas4",  // what a user wrote (and PETSc refused, exit 1)
+      "-duration 600 rodas4",
+      "-duration -chem_method",
+      "-duration -1e5",
+      "-x -inf",
+      "alias -d",
+      "alias -d -duration -extra",
+      "alias -d 5",
+      "duration 600",
+      "-5 600",
+      "- 600",
+      "\"-duration\" 600",
+  };
+  int index = 0;
+  for (const std::string& line : lines) {
+    const std::string path = (dir / ("case" + std::to_string(index++) + ".opts")).string();
+    std::ofstream(path) << "-first 1\n" << line << "\n";
+    const bool petsc = petsc_accepts(path);
+    const std::string problem = foehn_check(path);
+    EXPECT_EQ(problem.empty(), petsc)
+        << "line '" << line << "': PETSc " << (petsc ? "accepts" : "refuses")
+        << ", the check says '" << problem << "'";
+    if (!problem.empty()) {
+      EXPECT_EQ(problem.find('\n'), std::string::npos) << problem;
+      EXPECT_NE(problem.find(path + "' line 2: "), std::string::npos) << problem;
+    }
+  }
+}
+
+TEST(OptionsFiles, RefusalsSayWhatPetscWants) {
+  const foehn::testing::TempDir dir;
+  const std::string path = (dir / "two.opts").string();
+  std::ofstream(path) << "-duration 600 -chem_method rodas4\n";
+  EXPECT_NE(foehn_check(path).find("two options on one line ('-duration' and '-chem_method'"),
+            std::string::npos)
+      << foehn_check(path);
+  std::ofstream(path) << "-concentrations A=1, B=2\n";
+  EXPECT_NE(foehn_check(path).find("'B=2' after '-concentrations A=1,' (PETSc takes one option "
+                                   "and one value per line; quote a value with blanks)"),
+            std::string::npos)
+      << foehn_check(path);
+}
