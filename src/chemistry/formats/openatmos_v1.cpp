@@ -75,10 +75,21 @@ class V1Reader {
         out["concentration unit"] = value;  // checked by the Foehn-schema parser
       } else if (is_user_key(key)) {
         out[key] = value;
+      } else if (key == "emissions") {
+        // Emission inventories, species maps and sources (v1.3) configure the host model's
+        // emission input, not the kinetics: kept and written back, not used (Foehn's emissions
+        // enter through EMISSION reactions and their per-cell rates).
+        if (!value.is_object())
+          fail(ErrorCategory::invalid_input, source_, ": field 'emissions' must be an object");
+        out[kept_key(key)] = value;
+      } else if (key == "aerosol representations" || key == "aerosol processes") {
+        fail(ErrorCategory::invalid_input, source_, ": field '", key,
+             "' (condensed-phase chemistry, OpenAtmos v1.2) is not part of Foehn's gas-phase "
+             "solver");
       } else {
-        fail(
-            ErrorCategory::invalid_input, source_, ": field '", key,
-            "' is not part of the OpenAtmos v1 schema (version, name, species, phases, reactions)");
+        fail(ErrorCategory::invalid_input, source_, ": field '", key,
+             "' is not part of the OpenAtmos v1 schema (version, name, species, phases, "
+             "reactions, emissions)");
       }
     }
     out["species"] = species(array_field(v1, "species", source_));
@@ -411,9 +422,9 @@ namespace {
 
 const std::string kept_prefix = "__openatmos ";
 
-// A species' v1 keys kept by the reader ("__openatmos <key>") written back as themselves; other
-// user keys as they are.
-void add_species_properties(json& entry, const UserProperties& properties) {
+// The v1 keys the reader kept ("__openatmos <key>", of a species or of the document) written back
+// as themselves; other user keys as they are.
+void add_kept_properties(json& entry, const UserProperties& properties) {
   for (const auto& [key, text] : properties) {
     if (key.rfind(kept_prefix, 0) == 0)
       entry[key.substr(kept_prefix.size())] = json::parse(text);
@@ -458,15 +469,17 @@ json openatmos_v1_document(const Mechanism& given) {
   bool jpl19 = false;
   for (const Reaction& r : mechanism.reactions)
     jpl19 = jpl19 || r.type == ReactionType::ternary_chemical_activation_jpl19;
-  document["version"] = jpl19 ? "1.4.0" : "1.0.0";  // the schema's JPL19 type came with 1.4
+  // The version the file needs: the schema's JPL19 type came with 1.4, emissions with 1.3.
+  document["version"] = jpl19 ? "1.4.0" : "1.0.0";
   document["name"] = mechanism.name;
-  add_user_properties(document, mechanism.user_properties);
+  add_kept_properties(document, mechanism.user_properties);  // "emissions" among them
+  if (document.contains("emissions") && !jpl19) document["version"] = "1.3.0";  // emissions: 1.3
   const auto surface_properties = surface_species_properties(mechanism);
   json species = json::array();
   json gas = {{"name", "gas"}, {"species", json::array()}};
   for (const Species& s : mechanism.species) {
     json entry = {{"name", s.name}, {"__absolute tolerance", s.absolute_tolerance}};
-    add_species_properties(entry, s.user_properties);
+    add_kept_properties(entry, s.user_properties);
     if (s.constant && !has_constant_flag(entry)) {
       // A species held constant: v1 says how MICM is to know its value. M is the air.
       if (s.name != "M")

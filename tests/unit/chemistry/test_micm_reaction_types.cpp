@@ -217,3 +217,23 @@ TEST(MicmReactionTypes, ChemicalActivationConvertsBetweenUnitsKeepingTheRate) {
     expect_relative(kb[1], ka[1] * f, 1e-12);
   }
 }
+
+TEST(MicmReactionTypes, V1EmissionsBlockIsKeptAndCondensedPhaseChemistryRefused) {
+  // v1.3's emission inventories configure the host model's input: kept, written back (under a
+  // version that has them), not used by the kinetics.
+  std::string text = v1_aerosol(dms_user);
+  text.insert(text.rfind('}'),
+              R"(, "emissions": {"inventories": [{"name": "cams", "directory": "cams/v6.2"}]})");
+  const fc::Mechanism m = v1(text);
+  const std::string written = fc::mechanism_to_openatmos_v1_json(m);
+  for (const char* fragment : {R"("version": "1.3.0")", R"("inventories")", R"("cams/v6.2")"})
+    EXPECT_NE(written.find(fragment), std::string::npos) << fragment << " not in " << written;
+  EXPECT_EQ(fc::mechanism_to_openatmos_v1_json(v1(written)), written);
+  std::string aqueous = v1_aerosol(dms_user);
+  aqueous.insert(aqueous.rfind('}'), R"(, "aerosol processes": [])");
+  expect_rejected([&] { return v1(aqueous); },
+                  {"v1.json", "'aerosol processes'", "condensed-phase", "not part of Foehn's"});
+  std::string emissions_array = v1_aerosol(dms_user);
+  emissions_array.insert(emissions_array.rfind('}'), R"(, "emissions": [])");
+  expect_rejected([&] { return v1(emissions_array); }, {"'emissions' must be an object"});
+}
