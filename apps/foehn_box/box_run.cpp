@@ -1,8 +1,10 @@
 #include "box_run.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string_view>
@@ -266,7 +268,9 @@ void CsvOutput::write(double time, const ChemistryBatch& batch) {
     out << line;
     ++rows_;
   }
-  if (!out) fail(ErrorCategory::io, "writing '", file_.temporary_path().string(), "' failed");
+  if (!out)
+    fail(ErrorCategory::io, "writing '", file_.temporary_path().string(), "' failed (",
+         std::strerror(errno), ")");
 }
 
 void CsvOutput::commit() {

@@ -148,7 +148,10 @@ void write_xml(vtkXMLWriter& writer, vtkDataObject* data, const std::filesystem:
   const int written = writer.Write();
   const unsigned long code = writer.GetErrorCode();
   if (written != 1 || code != vtkErrorCode::NoError || !capture.empty()) {
-    const char* reason = vtkErrorCode::GetStringFromErrorCode(code);
+    // VTK names a full disk by its own code; say it as the system would.
+    const char* reason = code == vtkErrorCode::OutOfDiskSpaceError
+                             ? "No space left on device"
+                             : vtkErrorCode::GetStringFromErrorCode(code);
     fail(ErrorCategory::io, "VTK could not write '", path.string(), "'",
          code != vtkErrorCode::NoError ? std::string(" (") + reason + ")" : std::string(),
          capture.empty() ? std::string() : ": " + capture.messages());

@@ -106,13 +106,26 @@ std::ofstream& AtomicOutputFile::stream() {
   return stream_;
 }
 
+namespace {
+
+// The system's reason for the stream's failed write.
+std::string why() {
+  return errno != 0 ? std::strerror(errno) : "the stream reported an error";
+}
+
+}  // namespace
+
 void AtomicOutputFile::commit() {
   if (committed_) return;
   if (stream_.is_open()) {
+    // errno from the stream's failed write says why (a full disk: ENOSPC); the temporary is
+    // removed by the destructor, so nothing is left under either name.
     stream_.flush();
-    if (!stream_) fail(ErrorCategory::io, "writing '", temporary_.string(), "' failed");
+    if (!stream_)
+      fail(ErrorCategory::io, "writing '", destination_.string(), "' failed (", why(), ")");
     stream_.close();
-    if (stream_.fail()) fail(ErrorCategory::io, "closing '", temporary_.string(), "' failed");
+    if (stream_.fail())
+      fail(ErrorCategory::io, "closing '", destination_.string(), "' failed (", why(), ")");
   }
   std::error_code ec;
   if (!std::filesystem::exists(temporary_, ec)) {
