@@ -35,8 +35,13 @@ bool all_lines_are_options(std::string_view text) {
       line = line.substr(0, comment);
     const std::size_t first = line.find_first_not_of(" \t\r\f\v");
     if (first != std::string_view::npos) {
-      const std::string_view token =
-          line.substr(first, line.find_first_of(" \t\r\f\v", first) - first);
+      // PETSc reads a token opening with '"' up to the next '"', without the quotes.
+      const bool quoted = line[first] == '"';
+      const std::size_t start_of = first + (quoted ? 1 : 0);
+      const std::string_view token = line.substr(
+          start_of,
+          (quoted ? line.find('"', start_of) : line.find_first_of(" \t\r\f\v", start_of)) -
+              start_of);
       // PETSc's option names: "-name" or "--name", starting with a letter.
       const std::size_t letter = token.size() >= 2 && token[1] == '-' ? 2 : 1;
       const bool option = token.size() > letter && token[0] == '-' &&
