@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstdint>
+#include <functional>
 #include <set>
 #include <utility>
 
@@ -13,46 +14,123 @@
 namespace foehn::chemistry {
 namespace {
 
-using Pattern = std::vector<std::set<int>>;  // row -> columns (mechanism species indices)
+// row -> columns (mechanism species indices), each row sorted and without repeats.
+using Pattern = std::vector<std::vector<int>>;
+
+// A reaction's net change of each species (reactants count negative), by species index: a sorted
+// small vector rather than a std::map per reaction (2e6 reactions allocate 2e6 maps).
+std::vector<std::pair<int, double>> net_changes(const Reaction& r) {
+  std::vector<std::pair<int, double>> net;
+  for (const SpeciesAmount& a : r.reactants) net.emplace_back(a.species, -a.amount);
+  for (const SpeciesAmount& a : r.products) net.emplace_back(a.species, a.amount);
+  std::stable_sort(net.begin(), net.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::pair<int, double>> summed;
+  for (const auto& [species, amount] : net) {
+    if (!summed.empty() && summed.back().first == species)
+      summed.back().second += amount;
+    else
+      summed.emplace_back(species, amount);
+  }
+  return summed;
+}
+
+void sort_rows(Pattern& pattern) {
+  for (std::vector<int>& row : pattern) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+  }
+}
 
 // Structural nonzeros of d f / d y: J[i][j] != 0 when species j is a reactant of a reaction that
 // changes species i. The diagonal is always present (the iteration matrix has 1/(gamma h) there).
 Pattern jacobian_pattern(const Mechanism& m) {
   Pattern pattern(m.species.size());
-  for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i].insert(static_cast<int>(i));
+  for (std::size_t i = 0; i < pattern.size(); ++i) pattern[i].push_back(static_cast<int>(i));
   for (const Reaction& r : m.reactions) {
-    std::map<int, double> net;
-    for (const SpeciesAmount& a : r.reactants) net[a.species] -= a.amount;
-    for (const SpeciesAmount& a : r.products) net[a.species] += a.amount;
-    for (const auto& [species, change] : net) {
+    for (const auto& [species, change] : net_changes(r)) {
       if (change == 0.0 || m.species[static_cast<std::size_t>(species)].constant) continue;
       for (const SpeciesAmount& a : r.reactants)
-        pattern[static_cast<std::size_t>(species)].insert(a.species);
+        pattern[static_cast<std::size_t>(species)].push_back(a.species);
     }
   }
+  sort_rows(pattern);
   return pattern;
 }
 
-// The node of least key, lowest index on ties, among those not yet eliminated: an ordered set
-// of (key, node), so that choosing a pivot costs log n instead of a scan of every node (which
-// made the orderings quadratic: 100,000 species took 21 s, 1e6 never ended).
+// A set of (row, column) pairs with O(1) insert and lookup (open addressing, linear probing):
+// the Markowitz ordering asks "is (r, c) already a nonzero?" once per fill candidate, and a hub
+// species' row or column holds a large share of all nonzeros, which made per-row std::sets the
+// cost (1e6 species: 68 s).
+class EntrySet {
+ public:
+  explicit EntrySet(std::size_t expected) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * expected) capacity *= 2;
+    slots_.assign(capacity, empty);
+  }
+  // Whether (row, column) was new.
+  bool insert(int row, int column) {
+    if (2 * (count_ + 1) > slots_.size()) grow();
+    return place(key(row, column));
+  }
+
+ private:
+  static constexpr std::uint64_t empty = ~std::uint64_t{0};
+  static std::uint64_t key(int row, int column) {
+    return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(row)) << 32) |
+           static_cast<std::uint32_t>(column);
+  }
+  bool place(std::uint64_t k) {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+    while (slots_[at] != empty) {
+      if (slots_[at] == k) return false;
+      at = (at + 1) & mask;
+    }
+    slots_[at] = k;
+    ++count_;
+    return true;
+  }
+  void grow() {
+    std::vector<std::uint64_t> old(slots_.size() * 2, empty);
+    old.swap(slots_);
+    count_ = 0;
+    for (const std::uint64_t k : old)
+      if (k != empty) place(k);
+  }
+  std::vector<std::uint64_t> slots_;
+  std::size_t count_ = 0;
+};
+
+// The node of least key, lowest index on ties, among those not yet taken: a binary heap of
+// (key, node) with lazy deletion (a node's outdated entries are skipped when they surface), so
+// that choosing a pivot costs log n instead of a scan of every node (which made the orderings
+// quadratic: 100,000 species took 21 s, 1e6 never ended), and updating a key costs one push.
 class PivotQueue {
  public:
-  explicit PivotQueue(std::size_t n) : key_(n, 0) {}
+  explicit PivotQueue(std::size_t n) : key_(n, 0), taken_(n, 0) {}
   void set(int node, std::size_t key) {
-    queue_.erase({key_[static_cast<std::size_t>(node)], node});
     key_[static_cast<std::size_t>(node)] = key;
-    queue_.insert({key, node});
+    heap_.emplace_back(key, node);
+    std::push_heap(heap_.begin(), heap_.end(), std::greater<>());
   }
   int pop() {
-    const int node = queue_.begin()->second;
-    queue_.erase(queue_.begin());
-    return node;
+    for (;;) {
+      std::pop_heap(heap_.begin(), heap_.end(), std::greater<>());
+      const auto [key, node] = heap_.back();
+      heap_.pop_back();
+      const auto k = static_cast<std::size_t>(node);
+      if (taken_[k] || key != key_[k]) continue;  // outdated or already taken
+      taken_[k] = 1;
+      return node;
+    }
   }
 
  private:
   std::vector<std::size_t> key_;
-  std::set<std::pair<std::size_t, int>> queue_;
+  std::vector<char> taken_;
+  std::vector<std::pair<std::size_t, int>> heap_;
 };
 
 // Greedy minimum degree on the symmetrised graph with an explicit elimination graph: pick the
@@ -91,42 +169,97 @@ std::vector<int> minimum_degree_order(const Pattern& pattern) {
 // symmetrised graph it sees that cascades (A -> B -> C) are triangular and cost nothing.
 std::vector<int> markowitz_order(const Pattern& pattern) {
   const std::size_t n = pattern.size();
-  std::vector<std::set<int>> rows(n), columns(n);
+  // Rows and columns as lists that only grow: an eliminated pivot stays in them and is skipped
+  // (`done`), and the active counts are kept beside them, so removing it costs nothing.
+  std::vector<std::vector<int>> rows(n), columns(n);
+  std::vector<std::size_t> row_count(n, 0), column_count(n, 0);
+  std::size_t entries = 0;
+  for (const std::vector<int>& row : pattern) entries += row.size();
+  EntrySet present(entries + entries / 4);
   for (std::size_t i = 0; i < n; ++i) {
     for (int j : pattern[i]) {
-      rows[i].insert(j);
-      columns[static_cast<std::size_t>(j)].insert(static_cast<int>(i));
+      present.insert(static_cast<int>(i), j);
+      rows[i].push_back(j);
+      columns[static_cast<std::size_t>(j)].push_back(static_cast<int>(i));
+      ++row_count[i];
+      ++column_count[static_cast<std::size_t>(j)];
     }
   }
-  // Every active row and column holds its diagonal, so neither size is 0.
+  std::vector<char> done(n, 0);
+  // Every active row and column holds its diagonal, so neither count is 0.
   const auto cost = [&](int i) {
     const auto k = static_cast<std::size_t>(i);
-    return (rows[k].size() - 1) * (columns[k].size() - 1);
+    return (row_count[k] - 1) * (column_count[k] - 1);
   };
   PivotQueue queue(n);
   for (std::size_t i = 0; i < n; ++i) queue.set(static_cast<int>(i), cost(static_cast<int>(i)));
-  std::vector<int> order;
+  std::vector<int> order, pivot_rows, pivot_columns;
   for (std::size_t step = 0; step < n; ++step) {
     const int best = queue.pop();
     const auto pivot = static_cast<std::size_t>(best);
     order.push_back(best);
-    for (int r : columns[pivot]) {
-      if (r == best) continue;
-      for (int c : rows[pivot]) {
-        if (c == best) continue;
-        rows[static_cast<std::size_t>(r)].insert(c);
-        columns[static_cast<std::size_t>(c)].insert(r);
+    done[pivot] = 1;
+    // The active submatrix's rows with an entry in the pivot column, and columns in its row.
+    pivot_rows.clear();
+    pivot_columns.clear();
+    for (int r : columns[pivot])
+      if (!done[static_cast<std::size_t>(r)]) pivot_rows.push_back(r);
+    for (int c : rows[pivot])
+      if (!done[static_cast<std::size_t>(c)]) pivot_columns.push_back(c);
+    for (int r : pivot_rows) {
+      for (int c : pivot_columns) {
+        if (!present.insert(r, c)) continue;
+        rows[static_cast<std::size_t>(r)].push_back(c);
+        columns[static_cast<std::size_t>(c)].push_back(r);
+        ++row_count[static_cast<std::size_t>(r)];
+        ++column_count[static_cast<std::size_t>(c)];
       }
     }
-    for (int r : columns[pivot]) rows[static_cast<std::size_t>(r)].erase(best);
-    for (int c : rows[pivot]) columns[static_cast<std::size_t>(c)].erase(best);
+    for (int r : pivot_rows) --row_count[static_cast<std::size_t>(r)];
+    for (int c : pivot_columns) --column_count[static_cast<std::size_t>(c)];
     // Only the rows and columns the pivot touched change their cost.
-    for (int r : columns[pivot])
-      if (r != best) queue.set(r, cost(r));
-    for (int c : rows[pivot])
-      if (c != best) queue.set(c, cost(c));
+    for (int r : pivot_rows) queue.set(r, cost(r));
+    for (int c : pivot_columns) queue.set(c, cost(c));
   }
   return order;
+}
+
+// Symbolic LU (no pivoting, IKJ) of `pattern` already in compiled order: row i gains row k's
+// upper part for every lower entry (i, k), visited in increasing k, fill entries included. Each
+// row is gathered with a marker array and a min-heap of its lower entries still to visit, so the
+// cost is the fill's, with no per-row ordered set.
+Pattern symbolic_lu(Pattern lu) {
+  const std::size_t n = lu.size();
+  std::vector<std::size_t> marker(n, n);  // marker[j] == i: j is in row i
+  std::vector<int> lower;                 // min-heap of row i's lower columns to visit
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<int>& row = lu[i];
+    lower.clear();
+    for (int j : row) {
+      marker[static_cast<std::size_t>(j)] = i;
+      if (static_cast<std::size_t>(j) < i) lower.push_back(j);
+    }
+    std::make_heap(lower.begin(), lower.end(), std::greater<>());
+    while (!lower.empty()) {
+      std::pop_heap(lower.begin(), lower.end(), std::greater<>());
+      const auto k = static_cast<std::size_t>(lower.back());
+      lower.pop_back();
+      const std::vector<int>& upper = lu[k];  // final and sorted: k < i
+      for (auto j = std::upper_bound(upper.begin(), upper.end(), static_cast<int>(k));
+           j != upper.end(); ++j) {
+        const auto column = static_cast<std::size_t>(*j);
+        if (marker[column] == i) continue;
+        marker[column] = i;
+        row.push_back(*j);
+        if (column < i) {
+          lower.push_back(*j);
+          std::push_heap(lower.begin(), lower.end(), std::greater<>());
+        }
+      }
+    }
+    std::sort(row.begin(), row.end());
+  }
+  return lu;
 }
 
 }  // namespace
@@ -180,19 +313,14 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
 
   // Symbolic LU in compiled order: row i gains row k's upper part for every lower entry (i,k),
   // visited in increasing k (including entries that were themselves filled in).
-  Pattern lu(static_cast<std::size_t>(n));
+  Pattern permuted(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) {
     for (int j : original[static_cast<std::size_t>(i)])
-      lu[static_cast<std::size_t>(at(i))].insert(at(j));
+      permuted[static_cast<std::size_t>(at(i))].push_back(at(j));
   }
-  for (const auto& row : lu) c.jacobian_nonzeros += static_cast<std::int64_t>(row.size());
-  for (std::size_t i = 0; i < lu.size(); ++i) {
-    for (auto k = lu[i].begin(); k != lu[i].end() && *k < static_cast<int>(i); ++k) {
-      for (auto j = lu[static_cast<std::size_t>(*k)].upper_bound(*k);
-           j != lu[static_cast<std::size_t>(*k)].end(); ++j)
-        lu[i].insert(*j);
-    }
-  }
+  sort_rows(permuted);
+  for (const auto& row : permuted) c.jacobian_nonzeros += static_cast<std::int64_t>(row.size());
+  const Pattern lu = symbolic_lu(std::move(permuted));
   c.row_start.push_back(0);
   for (int i = 0; i < n; ++i) {
     for (int j : lu[static_cast<std::size_t>(i)]) {
@@ -257,10 +385,7 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
              ": product yield ", a.amount, " of ",
              mechanism.species[static_cast<std::size_t>(a.species)].name,
              " is not a finite number of magnitude at most ", max_product_yield);
-    std::map<int, double> net;
-    for (const SpeciesAmount& a : r.reactants) net[a.species] -= a.amount;
-    for (const SpeciesAmount& a : r.products) net[a.species] += a.amount;
-    for (const auto& [species, change] : net) {
+    for (const auto& [species, change] : net_changes(r)) {
       if (change == 0.0 || mechanism.species[static_cast<std::size_t>(species)].constant) continue;
       c.change_species.push_back(at(species));
       c.change_amount.push_back(change);
