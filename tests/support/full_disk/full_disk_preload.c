@@ -42,22 +42,22 @@ typedef ssize_t (*pwrite64_function)(int, const void*, size_t, off64_t);
 typedef ssize_t (*writev_function)(int, const struct iovec*, int);
 
 // The C library's own function of that name (looked up once).
-#define NEXT(name)                        \
+#define NEXT(name)                           \
   static name##_function next_##name = NULL; \
   if (next_##name == NULL) next_##name = (name##_function)dlsym(RTLD_NEXT, #name)
 
 // Runs `call` with the count that fits, counting what it wrote; ENOSPC when nothing fits.
-#define LIMITED(fd, count, call)                         \
-  do {                                                   \
-    if (!on_full_disk(fd) || (count) == 0) return call(count);                 \
-    const size_t fits = room_for(count);                 \
-    if (fits == 0) {                                     \
-      errno = ENOSPC;                                    \
-      return -1;                                         \
-    }                                                    \
-    const ssize_t done = call(fits);                     \
-    if (done > 0) written_bytes += done;                 \
-    return done;                                         \
+#define LIMITED(fd, count, call)                               \
+  do {                                                         \
+    if (!on_full_disk(fd) || (count) == 0) return call(count); \
+    const size_t fits = room_for(count);                       \
+    if (fits == 0) {                                           \
+      errno = ENOSPC;                                          \
+      return -1;                                               \
+    }                                                          \
+    const ssize_t done = call(fits);                           \
+    if (done > 0) written_bytes += done;                       \
+    return done;                                               \
   } while (0)
 
 ssize_t write(int fd, const void* buffer, size_t count) {
