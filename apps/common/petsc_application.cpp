@@ -5,9 +5,13 @@
 #include <petscsys.h>
 
 #include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <new>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,6 +36,59 @@ bool is_framework_option(const std::string& name) {
         "device_select"})
     if (name.rfind(prefix, 0) == 0) return true;
   return false;
+}
+
+// PETSc's report of an error in PetscInitialize (an options file or YAML file it refused),
+// collected instead of printed: PetscErrorPrintf is PETSc's hook for that text.
+std::string& initialisation_report() {
+  static std::string text;
+  return text;
+}
+
+PetscErrorCode collect_initialisation_report(const char format[], ...) {
+  char buffer[4096];
+  va_list arguments;
+  va_start(arguments, format);
+  std::vsnprintf(buffer, sizeof buffer, format, arguments);
+  va_end(arguments);
+  initialisation_report() += buffer;
+  return PETSC_SUCCESS;
+}
+
+// The report's message on one line: after the "Error Message" header come PETSc's error class
+// ("No support for this operation ...") and the line that says what was wrong; the class where
+// there is nothing else.
+std::string initialisation_message(const std::string& report) {
+  std::vector<std::string> lines;
+  std::istringstream in(report);
+  bool after_header = false;
+  for (std::string line; std::getline(in, line);) {
+    // PetscErrorPrintfDefault adds the "[0]PETSC ERROR: " prefix; the text collected has none.
+    const std::size_t tag = line.find("PETSC ERROR: ");
+    if (tag != std::string::npos) line.erase(0, tag + std::strlen("PETSC ERROR: "));
+    if (line.find("Error Message") != std::string::npos) {
+      after_header = true;
+      continue;
+    }
+    if (after_header && lines.size() < 2 && !line.empty()) lines.push_back(line);
+  }
+  if (lines.empty()) return "no message";
+  return lines.back();
+}
+
+// The -options_file_yaml files named on the command line or in PETSC_OPTIONS (PETSc's YAML
+// reader, which Foehn's own check does not parse).
+std::string yaml_files_named(int argc, char** argv) {
+  std::vector<std::string> tokens(argv + 1, argv + argc);
+  if (const char* environment = std::getenv("PETSC_OPTIONS")) {
+    std::istringstream in(environment);
+    for (std::string token; in >> token;) tokens.push_back(token);
+  }
+  std::string named;
+  for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
+    if (tokens[i] == "-options_file_yaml")
+      named += (named.empty() ? "" : ", ") + ("-options_file_yaml '" + tokens[i + 1] + "'");
+  return named;
 }
 
 }  // namespace
@@ -122,10 +179,25 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
     return 1;
   }
   petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
-  if (PetscInitialize(&count, &vector, nullptr, info.usage.c_str()) != 0) {
-    std::cerr << info.name << ": PETSc could not be initialised\n";
+  // What PETSc would print about a failure here (15 lines and more) is collected, and said in
+  // one line below: an options or YAML file it refused is invalid input (exit 2).
+  PetscErrorCode (*const default_error_printf)(const char[], ...) = PetscErrorPrintf;
+  PetscErrorPrintf = collect_initialisation_report;
+  const PetscErrorCode initialised = PetscInitialize(&count, &vector, nullptr, info.usage.c_str());
+  PetscErrorPrintf = default_error_printf;
+  if (initialised != 0) {
+    const std::string message = initialisation_message(initialisation_report());
+    const std::string yaml = yaml_files_named(argc, argv);
+    const bool options = !yaml.empty() || message.find("options file") != std::string::npos ||
+                         message.find("ption") != std::string::npos;
+    if (options)
+      std::cerr << info.name << ": " << to_string(ErrorCategory::invalid_input) << ": "
+                << (yaml.empty() ? "" : yaml + ": ") << "PETSc refused the options: " << message
+                << "\n";
+    else
+      std::cerr << info.name << ": PETSc could not be initialised: " << message << "\n";
     MPI_Finalize();
-    return 1;
+    return options ? 2 : 1;
   }
   // PETSc errors become foehn::Error (FOEHN_PETSC_CHECK) carrying PETSc's message, and main
   // prints that one line: PETSc's own multi-line report to stderr would only repeat it.

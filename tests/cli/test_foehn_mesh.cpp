@@ -229,6 +229,41 @@ TEST_F(MeshTool, HostileOptionsFilesAreOneLineNamingThem) {
   EXPECT_FALSE(std::filesystem::exists(path("m.vtu")));
 }
 
+// PETSc reads -options_file_yaml itself; what it refused (nesting 1e5 deep, an alias bomb, a
+// list where it wants a mapping, broken YAML) came as a 17-line PETSc trace and exit 1. It is
+// one line naming the file and PETSc's reason, exit 2.
+TEST_F(MeshTool, YamlOptionsFilesPetscRefusesAreOneLineNamingThem) {
+  {
+    std::ofstream(path("deep.yaml"))
+        << "a: " << std::string(100000, '[') << std::string(100000, ']') << "\n";
+  }
+  {
+    std::ofstream bomb(path("bomb.yaml"));
+    bomb << "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+    for (int i = 1; i < 12; ++i) {
+      bomb << "a" << i << ": &a" << i << " [";
+      for (int k = 0; k < 10; ++k) bomb << (k ? ", " : "") << "*a" << i - 1;
+      bomb << "]\n";
+    }
+  }
+  { std::ofstream(path("list.yaml")) << "- -cells_x: 2\n"; }
+  { std::ofstream(path("broken.yaml")) << "cells_x: [2\n"; }
+  const struct {
+    std::string file, expected;
+  } cases[] = {{"deep.yaml", "Unsupported YAML node type"},
+               {"bomb.yaml", "Unsupported YAML node type"},
+               {"list.yaml", "Unsupported YAML node type: expected mapping"},
+               {"broken.yaml", "YAML parser loading error"}};
+  for (const auto& c : cases) {
+    const RunResult r =
+        run_mesh_tool("generate -o " + path("m.vtu") + " -options_file_yaml " + path(c.file));
+    expect_bad_input(
+        r, "-options_file_yaml '" + path(c.file) + "': PETSc refused the options: " + c.expected);
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(path("m.vtu")));
+  }
+}
+
 TEST_F(MeshTool, AMeshTooLargeForTheMachineNamesTheMemory) {
   // 100^3 cells: 6 M tets, 120 MB of mesh, above a 100 MiB limit (as a batch job might set).
   const RunResult r = foehn::testing::run_command(

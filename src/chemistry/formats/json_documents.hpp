@@ -60,6 +60,15 @@ struct TypeSpec {
   }
 }
 
+// `text` with every byte that is not valid UTF-8 replaced by U+FFFD (nlohmann's own replacement):
+// for names taken from outside a document, such as a file name, which writers must be able to
+// write back.
+[[nodiscard]] inline std::string as_json_text(std::string_view text) {
+  return nlohmann::json::parse(nlohmann::json(std::string(text))
+                                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
 // Foehn's schema (docs/chemistry.md) as a parsed document -> Mechanism.
 [[nodiscard]] Mechanism mechanism_from_foehn_document(const nlohmann::json& document,
                                                       const std::string& source);

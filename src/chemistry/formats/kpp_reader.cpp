@@ -480,7 +480,9 @@ Mechanism parse_kpp_mechanism(std::string_view kpp_text, std::string_view source
                               const std::filesystem::path& include_folder) {
   Mechanism mechanism =
       KppReader().read(std::string(kpp_text), std::string(source_name), include_folder);
-  mechanism.name = std::filesystem::path(source_name).stem().string();
+  // The file's name names the mechanism; a name that is not UTF-8 (a Latin-1 file name) keeps
+  // its readable part, since no JSON or YAML writer could write it back as it is.
+  mechanism.name = formats::as_json_text(std::filesystem::path(source_name).stem().string());
   return mechanism;
 }
 

@@ -448,13 +448,34 @@ TEST(MechanismFormats, InputsThatAreNotFilesAreRefused) {
   std::filesystem::create_symlink("/dev/zero", folder.path() / "zero.yaml");
   io_error_naming([&] { (void)fc::read_mechanism(folder.path() / "zero.yaml"); },
                   "zero.yaml': is a character device, not a file");
-  for (const char* include : {"fifo.spc", "folder.spc"})
+  std::filesystem::create_symlink("/dev/urandom", folder.path() / "random.json");
+  io_error_naming([&] { (void)fc::read_mechanism(folder.path() / "random.json"); },
+                  "random.json': is a character device, not a file");
+  std::filesystem::create_symlink("/dev/zero", folder.path() / "zero.spc");
+  std::filesystem::create_symlink("/dev/urandom", folder.path() / "random.spc");
+  for (const char* include : {"fifo.spc", "folder.spc", "zero.spc", "random.spc"})
     io_error_naming(
         [&] {
           (void)fc::parse_kpp_mechanism(std::string("#INCLUDE ") + include + "\n", "m.eqn",
                                         folder.path());
         },
         std::string("#INCLUDE file '") + (folder.path() / include).string() + "': is a");
+}
+
+// A KPP file's name names its mechanism; a Latin-1 name ("r\xe9" "action.eqn") was kept as bytes
+// that are not UTF-8, so the mechanism written from it could not be read back.
+TEST(MechanismFormats, KppFileNamesThatAreNotUtf8StillWriteBack) {
+  const fc::Mechanism m = fc::parse_kpp_mechanism(kpp_species + "<R1> A = B : 1.0E-3;\n",
+                                                  "r\xe9"
+                                                  "action.eqn",
+                                                  "/nonexistent");
+  EXPECT_EQ(m.name,
+            "r\xef\xbf\xbd"
+            "action");  // the byte replaced by U+FFFD
+  for (const std::string& written :
+       {fc::mechanism_to_json(m), fc::mechanism_to_openatmos_v1_json(m)})
+    EXPECT_EQ(fc::parse_mechanism(written, "written.json").name, m.name);
+  EXPECT_EQ(fc::parse_mechanism_yaml(fc::mechanism_to_openatmos_v1_yaml(m), "w.yaml").name, m.name);
 }
 
 // Each file including the next ten times, eight deep, was 10^8 reads; 200,000 #INLINE blocks

@@ -276,6 +276,12 @@ TEST(ParticleFile, ReaderRejectsBadFiles) {
   past_a_turn.write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
                {"bad.nc", "longitude -1000.5 of particle 1 lies outside [-360, 360]"});
+  for (const double huge : {1e300, -1e300}) {  // the values that once ran
+    past_a_turn.lon[1] = huge;
+    past_a_turn.write(path);
+    expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
+                 {"bad.nc", "of particle 1 lies outside [-360, 360]"});
+  }
   // The met file of another test is not a particle file.
   RawMetFile().write(path);
   expect_error([&] { read_particle_file(path); }, ErrorCategory::invalid_input,
