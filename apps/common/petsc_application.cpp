@@ -52,7 +52,7 @@ PetscErrorCode collect_initialisation_report(const char format[], ...) {
   std::vsnprintf(buffer, sizeof buffer, format, arguments);
   va_end(arguments);
   initialisation_report() += buffer;
-  return PETSC_SUCCESS;
+  return static_cast<PetscErrorCode>(0);  // PETSC_SUCCESS, which PETSc 3.18 lacks
 }
 
 // The report's message on one line: after the "Error Message" header come PETSc's error class
