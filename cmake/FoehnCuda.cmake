@@ -40,3 +40,15 @@ if(FOEHN_DETERMINISTIC_FP)
 else()
   set(FOEHN_DETERMINISTIC_FP_VALUE 0)
 endif()
+
+# foehn_add_device_kernels(<target> <source>...): sources that instantiate for_each functors
+# (foehn/runtime/for_each_kernels.hpp). Compiled as CUDA without FMA contraction (the device
+# rounds as the host does) where the CUDA backend is built, as C++ otherwise, where the same
+# instantiations are stand-ins that throw "built without CUDA".
+function(foehn_add_device_kernels target)
+  target_sources(${target} PRIVATE ${ARGN})
+  if(FOEHN_HAVE_CUDA)
+    set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target}
+                                PROPERTIES LANGUAGE CUDA COMPILE_OPTIONS "--fmad=false")
+  endif()
+endfunction()

@@ -15,6 +15,7 @@
 
 #include <cstddef>
 
+#include "foehn/runtime/placement.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn::petsc {
@@ -51,6 +52,10 @@ class VecArray {
   double* data() const noexcept { return data_; }
   std::size_t size() const noexcept { return size_; }
   bool on_device() const noexcept { return on_device_; }
+  // Where data() lives: device memory on the given stream, or host memory.
+  Placement placement() const noexcept {
+    return on_device_ ? Placement::device(*stream_) : Placement::host();
+  }
 
  private:
   void restore() noexcept;  // gives the array back to PETSc

@@ -2,14 +2,14 @@
 // The pointwise work of a mountain-wave timestep that is neither assembly nor PETSc: copying one
 // component of an interleaved vector field, the body force, the prescribed boundary velocity,
 // restoring it after the projection, the CFL number and the finite check. Each is a FOEHN_HD
-// functor over an index, run by FieldUpdates on the host (fields in host memory) or on the GPU
-// (fields in device memory, when the solves are there too), so both run the same arithmetic.
+// functor over an index, run by foehn::for_each where its arrays live (host memory, or device
+// memory when the solves are on the GPU), so both run the same arithmetic. Their device side is
+// instantiated in field_update_kernels.cpp.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 
 #include "foehn/runtime/host_device.hpp"
-#include "foehn/runtime/stream.hpp"
 
 namespace foehn::mountainwave {
 
@@ -94,38 +94,11 @@ struct TetCfl {
   }
 };
 
-// Runs the functors above over host or device arrays (all arrays of one call in the same memory).
-class FieldUpdates {
- public:
-  // on_device: arrays in device memory, work queued on `stream` (which must outlive this).
-  FieldUpdates(bool on_device, const Stream* stream);
-
-  bool on_device() const noexcept { return on_device_; }
-
-  void copy(const StridedCopy& f, std::size_t count) const;
-  void add(const AddArrays& f, std::size_t count) const;
-  void body_force(const BodyForce& f, std::size_t nodes) const;
-  void boundary_velocity(const BoundaryVelocity& f, std::size_t nodes) const;
-  void restore_boundary(const RestoreBoundary& f, std::size_t points) const;
-  // The largest CFL number over `tets` tets (0 for none); waits for the result.
-  double max_cfl(const TetCfl& f, std::size_t tets) const;
-  // The number of entries of values[0, count) that are NaN or infinite; waits for the result.
-  std::size_t count_non_finite(const double* values, std::size_t count) const;
-
- private:
-  bool on_device_;
-  const Stream* stream_;
+// True where a value is NaN or infinite (the finite check of the state): v - v is 0 exactly for
+// finite v and NaN otherwise, the same test on both sides without a math library overload.
+struct NonFinite {
+  const double* values;
+  FOEHN_HD bool operator()(std::size_t i) const { return !(values[i] - values[i] == 0.0); }
 };
-
-// The device side (field_updates.cu; throws unavailable in builds without CUDA).
-namespace device {
-void copy(const StridedCopy& f, std::size_t count, const Stream& stream);
-void add(const AddArrays& f, std::size_t count, const Stream& stream);
-void body_force(const BodyForce& f, std::size_t nodes, const Stream& stream);
-void boundary_velocity(const BoundaryVelocity& f, std::size_t nodes, const Stream& stream);
-void restore_boundary(const RestoreBoundary& f, std::size_t points, const Stream& stream);
-double max_cfl(const TetCfl& f, std::size_t tets, const Stream& stream);
-std::size_t count_non_finite(const double* values, std::size_t count, const Stream& stream);
-}  // namespace device
 
 }  // namespace foehn::mountainwave

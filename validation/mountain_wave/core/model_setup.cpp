@@ -28,14 +28,6 @@ std::vector<std::uint8_t> point_mask(std::size_t nodes, int components,
   return mask;
 }
 
-// A host array's values in the given memory.
-template <class T>
-LocalArray<T> placed(const std::vector<T>& host, bool on_device, const Stream* stream) {
-  LocalArray<T> array(host.size(), on_device, stream);
-  array.assign(host, stream);
-  return array;
-}
-
 std::vector<double> owned_entries(Vec vec) {
   const PetscScalar* entries = nullptr;
   PetscInt size = 0;
@@ -60,8 +52,6 @@ void MountainWaveModel::setup_fixed_data() {
   const TetMesh& local = mesh_.local;
   const std::size_t nodes = local.node_count();
   const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
-  const bool on_device = s.device_solves;
-  const bool values_on_device = s.assembler.values_on_device();
 
   s.kinds = boundary_kinds(local);
   s.dirichlet = dirichlet_sets(s.kinds, physics_);
@@ -69,8 +59,8 @@ void MountainWaveModel::setup_fixed_data() {
   s.diffusivity_host.assign(9 * nodes, 0.0);
   for (std::size_t n = 0; n < nodes; ++n)
     for (int d = 0; d < 3; ++d) s.diffusivity_host[9 * n + 4 * d] = physics_.diffusivity;
-  s.diffusivity_tensor = placed(s.diffusivity_host, on_device, s.stream);
-  if (!on_device)
+  s.diffusivity_tensor = PlacedArray<double>(s.diffusivity_host, s.fields);
+  if (!s.fields.on_device())
     s.assembler.declare_constant(std::span<const double>(s.diffusivity_tensor.data(), 9 * nodes));
 
   std::vector<double> shortest_edge(local.tets.size());
@@ -90,20 +80,21 @@ void MountainWaveModel::setup_fixed_data() {
     shortest_edge[t] = shortest;
     volume_power_sum += std::pow(std::abs(signed_volume(local, tet)), 2.0 / 3.0);
   }
-  s.shortest_edge = placed(shortest_edge, on_device, s.stream);
+  s.shortest_edge = PlacedArray<double>(shortest_edge, s.fields);
   static_assert(sizeof(Tet) == 4 * sizeof(std::int32_t), "tets are four packed node indices");
-  s.cfl_tets = on_device ? s.assembler.device_tets()
-                         : reinterpret_cast<const std::int32_t*>(local.tets.data());
+  s.cfl_tets = s.fields.on_device() ? s.assembler.device_tets()
+                                    : reinterpret_cast<const std::int32_t*>(local.tets.data());
   double sums[2] = {volume_power_sum, static_cast<double>(local.tets.size())}, totals[2] = {0, 0};
   MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, mesh_.comm);
   s.stabilisation_length_squared = totals[0] / std::max(totals[1], 1.0);
 
   const BoundaryVelocityData boundary = boundary_velocity_data(local, s.kinds, physics_, domain_);
-  s.inflow_u = placed(boundary.inflow_u, on_device, s.stream);
-  s.slope_x = placed(boundary.slope_x, on_device, s.stream);
-  s.slope_y = placed(boundary.slope_y, on_device, s.stream);
-  s.constrained_velocity =
-      placed(point_mask(nodes, 3, s.dirichlet.velocity_nodes), on_device, s.stream);
+  s.inflow_u = PlacedArray<double>(boundary.inflow_u, s.fields);
+  s.slope_x = PlacedArray<double>(boundary.slope_x, s.fields);
+  s.slope_y = PlacedArray<double>(boundary.slope_y, s.fields);
+  const std::vector<std::uint8_t> constrained_velocity =
+      point_mask(nodes, 3, s.dirichlet.velocity_nodes);
+  s.constrained_velocity = PlacedArray<std::uint8_t>(constrained_velocity, s.fields);
 
   // Vectors (on the GPU with the solves).
   for (int k = 0; k < transported_count; ++k) {
@@ -120,13 +111,13 @@ void MountainWaveModel::setup_fixed_data() {
     *v = s.vector_exchange.create_vector();
 
   // The resident state and the work arrays.
-  for (LocalArray<double>* field :
+  for (PlacedArray<double>* field :
        {&s.state.velocity, &s.velocity_iterate, &s.boundary_values, &s.body_force})
-    *field = LocalArray<double>(3 * nodes, on_device, s.stream);
-  for (LocalArray<double>* field : {&s.state.pressure, &s.state.theta, &s.pressure_local})
-    *field = LocalArray<double>(nodes, on_device, s.stream);
-  for (auto& field : s.state.tracers) field = LocalArray<double>(nodes, on_device, s.stream);
-  for (auto& field : s.transported) field = LocalArray<double>(nodes, on_device, s.stream);
+    *field = PlacedArray<double>(3 * nodes, s.fields);
+  for (PlacedArray<double>* field : {&s.state.pressure, &s.state.theta, &s.pressure_local})
+    *field = PlacedArray<double>(nodes, s.fields);
+  for (auto& field : s.state.tracers) field = PlacedArray<double>(nodes, s.fields);
+  for (auto& field : s.transported) field = PlacedArray<double>(nodes, s.fields);
 
   // Lumped mass from the assembled mass matrix, and the damping terms built on it: rate * m on
   // the diagonal of theta' and of every velocity component (added to the assembled values, in
@@ -148,10 +139,9 @@ void MountainWaveModel::setup_fixed_data() {
   set_owned_entries(s.damping_scalar.get(), damping);
   set_owned_entries(s.damping_target.get(), target);
   set_owned_entries(s.interior.get(), interior);
-  s.damping_values_scalar = placed(damping, values_on_device, s.stream);
-  s.damping_values_vector = placed(damping_vector, values_on_device, s.stream);
-  s.stabilisation_values =
-      LocalArray<double>(s.assembler.pattern()->nnz(), values_on_device, s.stream);
+  s.damping_values_scalar = PlacedArray<double>(damping, s.values);
+  s.damping_values_vector = PlacedArray<double>(damping_vector, s.values);
+  s.stabilisation_values = PlacedArray<double>(s.assembler.pattern()->nnz(), s.values);
 
   std::vector<double> qv_inflow(owned);
   for (std::size_t n = 0; n < owned; ++n) qv_inflow[n] = physics_.qv_profile(local.nodes[n][2]);
@@ -163,35 +153,28 @@ void MountainWaveModel::setup_constraints() {
   const auto& pattern = s.assembler.pattern();
   const std::size_t nodes = mesh_.local.node_count();
   const auto owned = static_cast<std::int32_t>(mesh_.owned_nodes);
-  s.tracer_constraints = std::make_unique<SystemConstraints>(pattern, 1, owned);
-  s.tracer_constraints->host.constrain(point_mask(nodes, 1, &s.dirichlet.tracer_nodes),
-                                       fe::ConstraintSymmetry::rows_only);
-  s.velocity_constraints = std::make_unique<SystemConstraints>(pattern, 3, owned);
-  s.velocity_constraints->host.constrain(point_mask(nodes, 3, s.dirichlet.velocity_nodes),
-                                         fe::ConstraintSymmetry::rows_only);
-  // Symmetric for the pressure, so that CG still applies; the prescribed increment is zero, so
-  // the removed columns carry nothing to the right-hand side.
-  s.pressure_constraints = std::make_unique<SystemConstraints>(pattern, 1, owned);
-  s.pressure_constraints->host.constrain(point_mask(nodes, 1, &s.dirichlet.pressure_nodes),
-                                         fe::ConstraintSymmetry::symmetric);
-  if (s.assembler.values_on_device())
-    for (SystemConstraints* c :
-         {s.tracer_constraints.get(), s.velocity_constraints.get(), s.pressure_constraints.get()})
-      c->device = std::make_unique<fe::DeviceValueEdits>(c->host, *s.stream);
-
   // Constrained rows get a diagonal of the size of their matrix's: the mean lumped mass over dt
   // for transport and momentum (both are M/dt + ...), fixed per mesh so that a restarted run
   // constrains exactly as the uninterrupted one; for the pressure, the mean |diagonal| of
-  // K + P, which does not change on a fixed mesh (assembled once here, unconstrained).
+  // K + P, which does not change on a fixed mesh (assembled once below, unconstrained).
   PetscReal mass_sum = 0;
   FOEHN_PETSC_CHECK(VecSum(s.lumped_mass.get(), &mass_sum));
   const double mean_mass =
       mass_sum / static_cast<double>(std::max<std::int64_t>(mesh_.global_nodes, 1));
-  s.tracer_constraints->diagonal = mean_mass / numerics_.dt;
-  s.velocity_constraints->diagonal = mean_mass / numerics_.dt;
+  s.tracer_constraints = std::make_unique<fe::Constraints>(pattern, 1, owned, s.values);
+  s.tracer_constraints->constrain(point_mask(nodes, 1, &s.dirichlet.tracer_nodes),
+                                  fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
+  s.velocity_constraints = std::make_unique<fe::Constraints>(pattern, 3, owned, s.values);
+  s.velocity_constraints->constrain(point_mask(nodes, 3, s.dirichlet.velocity_nodes),
+                                    fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
+  // Symmetric for the pressure, so that CG still applies; the prescribed increment is zero, so
+  // the removed columns carry nothing to the right-hand side.
+  s.pressure_constraints = std::make_unique<fe::Constraints>(pattern, 1, owned, s.values);
+  s.pressure_constraints->constrain(point_mask(nodes, 1, &s.dirichlet.pressure_nodes),
+                                    fe::ConstraintSymmetry::symmetric, 1.0);
   StepTimes unused;
   assemble_pressure(unused, /*with_stabilisation=*/true, /*constrain=*/false);
-  s.pressure_constraints->diagonal = petsc::mean_abs_diagonal(s.pressure->mat());
+  s.pressure_constraints->set_diagonal(petsc::mean_abs_diagonal(s.pressure->mat()));
   stabilisation_ready_ = true;
 }
 

@@ -4,22 +4,22 @@
 // the Dirichlet edits and the fixed per-node data (boundary kinds, lumped mass, damping rates),
 // and the resident state. Created once; a timestep only refreshes values.
 //
-// Two memories: "fields" (the state, work arrays, PETSc vectors) live on the GPU when the solves
-// do (device_solves), "values" (assembled values and what edits them) live where the backend
-// assembles (on the GPU for the CUDA backend, also when the solves run on the host).
+// Two placements: "fields" (the state, work arrays, PETSc vectors) live on the GPU when the
+// solves do, "values" (assembled values and what edits them) live where the backend assembles
+// (on the GPU for the CUDA backend, also when the solves run on the host).
 #include <array>
 #include <memory>
 #include <vector>
 
 #include "boundary_conditions.hpp"
 #include "field_updates.hpp"
-#include "foehn/fe/value_edits.hpp"
+#include "foehn/fe/constraints.hpp"
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/petsc/node_numbering.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
-#include "local_array.hpp"
+#include "foehn/runtime/placed_array.hpp"
 #include "mountain_wave_model.hpp"
 #include "system_assembler.hpp"
 
@@ -27,34 +27,20 @@ namespace foehn::mountainwave {
 
 inline constexpr int transported_count = 1 + tracer_count;  // theta', qv, qc, qr
 
-// The Dirichlet rows of one system and the edits of its assembled values, in host memory and,
-// for the CUDA backend, on the device.
-struct SystemConstraints {
-  fe::ValueEdits host;
-  std::unique_ptr<fe::DeviceValueEdits> device;
-  double diagonal = 1;  // of the constrained rows
-
-  SystemConstraints(std::shared_ptr<const fe::CsrPattern> pattern, int block_size,
-                    std::int32_t owned_nodes)
-      : host(std::move(pattern), block_size, owned_nodes) {}
-};
-
 // The prognostic fields on the local nodes, in field memory.
 struct ResidentState {
-  LocalArray<double> velocity, pressure, theta;
-  std::array<LocalArray<double>, tracer_count> tracers;
+  PlacedArray<double> velocity, pressure, theta;
+  std::array<PlacedArray<double>, tracer_count> tracers;
 };
 
 struct MountainWaveModel::Systems {
   Systems(const petsc::DistributedMesh& mesh, const Numerics& numerics, bool device_solves);
 
   SystemAssembler assembler;
-  bool device_solves;
-  const Stream* stream;  // the CUDA backend's (null for the CPU backend)
+  Placement fields;  // the state, work arrays and PETSc vectors
+  Placement values;  // assembled values and what edits them
   petsc::NodeNumbering numbering;
   petsc::NodeExchange scalar_exchange, vector_exchange;
-  FieldUpdates fields;  // on field memory
-  FieldUpdates values;  // on value memory
 
   // The assembled operators (rows of Table 10).
   std::array<std::unique_ptr<petsc::PetscMatrix>, transported_count> transport;
@@ -67,33 +53,33 @@ struct MountainWaveModel::Systems {
   std::unique_ptr<petsc::LinearSolver> momentum_solver, pressure_solver, projection_solver;
 
   // Dirichlet rows: theta' and the tracers, the velocity components, the pressure increment.
-  std::unique_ptr<SystemConstraints> tracer_constraints, velocity_constraints, pressure_constraints;
+  std::unique_ptr<fe::Constraints> tracer_constraints, velocity_constraints, pressure_constraints;
 
   // Fixed per mesh.
   std::vector<std::uint32_t> kinds;
   DirichletSets dirichlet;
   std::vector<double> diffusivity_host;    // kappa I at every local node (9 per node)
-  LocalArray<double> diffusivity_tensor;   // the same in field memory
-  LocalArray<double> shortest_edge;        // per local tet, for the CFL number (field memory)
+  PlacedArray<double> diffusivity_tensor;  // the same in field memory
+  PlacedArray<double> shortest_edge;       // per local tet, for the CFL number (field memory)
   const std::int32_t* cfl_tets = nullptr;  // the connectivity in field memory
-  LocalArray<double> inflow_u, slope_x, slope_y;  // per local node: the boundary velocity
-  LocalArray<std::uint8_t> constrained_velocity;  // per local point (node * 3 + c)
-  LocalArray<double> damping_values_scalar;       // R m per owned node, in value memory
-  LocalArray<double> damping_values_vector;       // R m per owned point (3 per node), value memory
-  LocalArray<double> stabilisation_values;  // P's assembled values, kept for K + P (value memory)
-  petsc::UniqueVec lumped_mass;             // row sums of M (scalar layout)
-  petsc::UniqueVec damping_scalar;          // R m, implicit Rayleigh damping of theta'
-  petsc::UniqueVec damping_target;          // R m U on the x component: damping towards inflow
-  petsc::UniqueVec interior;                // 1 at nodes on no boundary, else 0
-  petsc::UniqueVec zero_pressure;           // the prescribed pressure increment (zero)
+  PlacedArray<double> inflow_u, slope_x, slope_y;  // per local node: the boundary velocity
+  PlacedArray<std::uint8_t> constrained_velocity;  // per local point (node * 3 + c)
+  PlacedArray<double> damping_values_scalar;       // R m per owned node, in value memory
+  PlacedArray<double> damping_values_vector;       // R m per owned point (3 per node), value memory
+  PlacedArray<double> stabilisation_values;  // P's assembled values, kept for K + P (value memory)
+  petsc::UniqueVec lumped_mass;              // row sums of M (scalar layout)
+  petsc::UniqueVec damping_scalar;           // R m, implicit Rayleigh damping of theta'
+  petsc::UniqueVec damping_target;           // R m U on the x component: damping towards inflow
+  petsc::UniqueVec interior;                 // 1 at nodes on no boundary, else 0
+  petsc::UniqueVec zero_pressure;            // the prescribed pressure increment (zero)
   std::array<petsc::UniqueVec, transported_count> tracer_boundary_values;
   double stabilisation_length_squared = 1;  // mean tet volume^(2/3), normalises P
 
   ResidentState state;
   // Work arrays on the local nodes (field memory), swapped with the state's at the end of a
   // step, so a step allocates nothing.
-  LocalArray<double> velocity_iterate, boundary_values, body_force, pressure_local;
-  std::array<LocalArray<double>, transported_count> transported;
+  PlacedArray<double> velocity_iterate, boundary_values, body_force, pressure_local;
+  std::array<PlacedArray<double>, transported_count> transported;
 
   // Work vectors (scalar layout s_*, vector layout v_*).
   std::array<petsc::UniqueVec, transported_count> transported_old, transported_new;

@@ -61,13 +61,11 @@ bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
 MountainWaveModel::Systems::Systems(const petsc::DistributedMesh& mesh, const Numerics& numerics,
                                     bool on_device)
     : assembler(mesh, numerics.backend, numerics.strategy, on_device),
-      device_solves(on_device),
-      stream(assembler.stream()),
+      fields(assembler.fields()),
+      values(assembler.values()),
       numbering(petsc::distributed_numbering(mesh)),
       scalar_exchange(mesh, 1, on_device),
-      vector_exchange(mesh, 3, on_device),
-      fields(on_device, assembler.stream()),
-      values(assembler.values_on_device(), assembler.stream()) {}
+      vector_exchange(mesh, 3, on_device) {}
 
 MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
                                      const MountainMeshOptions& domain, const Physics& physics,
@@ -198,7 +196,7 @@ double MountainWaveModel::integral(const std::vector<double>& local_field) const
 }
 
 bool MountainWaveModel::device_solves() const noexcept {
-  return systems_->device_solves;
+  return systems_->fields.on_device();
 }
 
 void MountainWaveModel::set_state(const ModelState& state) {
@@ -213,10 +211,10 @@ void MountainWaveModel::set_state(const ModelState& state) {
          "match the ",
          nodes, " local nodes of this rank");
   if (&state != &held_) held_ = state;  // the uploads read from held_, which outlives them
-  s.state.velocity.assign(held_.velocity, s.stream);
-  s.state.pressure.assign(held_.pressure, s.stream);
-  s.state.theta.assign(held_.theta, s.stream);
-  for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].assign(held_.tracers[k], s.stream);
+  s.state.velocity.assign(held_.velocity);
+  s.state.pressure.assign(held_.pressure);
+  s.state.theta.assign(held_.theta);
+  for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].assign(held_.tracers[k]);
   host_current_ = true;
 }
 
@@ -224,11 +222,10 @@ const ModelState& MountainWaveModel::state() {
   if (host_current_) return held_;
   const Systems& s = *systems_;
   held_.resize(mesh_.local.node_count());
-  s.state.velocity.copy_to_host(held_.velocity, s.stream);
-  s.state.pressure.copy_to_host(held_.pressure, s.stream);
-  s.state.theta.copy_to_host(held_.theta, s.stream);
-  for (int k = 0; k < tracer_count; ++k)
-    s.state.tracers[k].copy_to_host(held_.tracers[k], s.stream);
+  s.state.velocity.copy_to_host(held_.velocity);
+  s.state.pressure.copy_to_host(held_.pressure);
+  s.state.theta.copy_to_host(held_.theta);
+  for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].copy_to_host(held_.tracers[k]);
   host_current_ = true;
   return held_;
 }

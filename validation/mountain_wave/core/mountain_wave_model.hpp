@@ -122,6 +122,15 @@ class MountainWaveModel {
   // K + P into the pressure matrix (P re-assembled first when `with_stabilisation`), with the
   // outflow rows constrained unless `constrain` is false.
   void assemble_pressure(StepTimes& times, bool with_stabilisation, bool constrain);
+  // The parts of step() (mountain_wave_step.cpp), in its order; the mathematics is in the
+  // comment at the top of this file.
+  void assemble_step_operators(StepTimes& times);  // M, D and G, K + P
+  void transport(StepReport& report);              // 1. theta', qv, qc, qr
+  void add_background_forcing();                   //    theta''s -w dtheta_bar/dz
+  void momentum_predictor(StepReport& report);     // 2. u'
+  void pressure_increment(StepReport& report);     // 3. dp
+  void project(StepReport& report);                // 4. u* = u' + du
+  double interior_divergence();                    // the divergence diagnostic
   void check_state_finite() const;
 };
 

@@ -58,6 +58,16 @@ const Stream* SystemAssembler::stream() const noexcept {
   return assembler_.stream();
 }
 
+Placement SystemAssembler::values() const {
+  return Placement::for_backend(backend_, assembler_.stream());
+}
+
+Placement SystemAssembler::fields() const {
+  if (backend_ == Backend::cpu) return Placement::host();
+  return device_solves_ ? Placement::device(*assembler_.stream())
+                        : Placement::host_staged_by(*assembler_.stream());
+}
+
 const std::int32_t* SystemAssembler::device_tets() const {
   if (!device_) fail(ErrorCategory::invalid_input, "SystemAssembler: no device (CPU backend)");
   return assembler_.cuda_assembler()->tets().data();

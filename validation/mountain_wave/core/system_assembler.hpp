@@ -22,6 +22,7 @@
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/backend.hpp"
+#include "foehn/runtime/placement.hpp"
 
 namespace foehn::mountainwave {
 
@@ -43,9 +44,12 @@ class SystemAssembler {
   SystemAssembler& operator=(const SystemAssembler&) = delete;
 
   Backend backend() const noexcept { return backend_; }
-  // Assembled values (and the arrays edits read) are in device memory: the CUDA backend.
-  bool values_on_device() const noexcept { return backend_ == Backend::cuda; }
-  bool device_solves() const noexcept { return device_solves_; }
+  // Where assembled values (and the arrays their edits read) live: device memory for the CUDA
+  // backend, host memory for the CPU backend.
+  Placement values() const;
+  // Where the operators' fields and PETSc's vectors live: device memory with device solves;
+  // host memory otherwise (staged through the stream for the CUDA backend).
+  Placement fields() const;
   const std::shared_ptr<const fe::CsrPattern>& pattern() const noexcept {
     return assembler_.pattern();
   }
