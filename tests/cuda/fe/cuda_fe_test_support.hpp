@@ -9,12 +9,14 @@
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/runtime/device_array.hpp"
-#include "support/small_mountain.hpp"
 
 namespace foehn::fe::testing {
 
 inline TetMesh mountain_test_mesh() {
-  return foehn::testing::small_mountain(10, 10, 8);
+  MountainMeshOptions o;
+  o.cells_x = o.cells_y = 10;
+  o.cells_z = 8;
+  return generate_mountain_mesh(o);
 }
 
 // Shuffled numbering and interior nodes moved by up to 10% of the local spacing: no structure

@@ -8,7 +8,6 @@
 #include <petscvec.h>
 
 #include <cmath>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -22,7 +21,6 @@
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 #include "support/error_category.hpp"
-#include "support/small_mountain.hpp"
 
 namespace foehn::petsc {
 namespace {
@@ -32,11 +30,6 @@ struct PlacementCase {
   Backend backend;
   bool device_solves;
 };
-
-// Test names show the placement's name (not its bytes).
-void PrintTo(const PlacementCase& c, std::ostream* os) {
-  *os << c.name;
-}
 
 double linear(const Point3& x) {
   return 1.0 + 2e-4 * x[0] - 3e-4 * x[1] + 5e-4 * x[2];
@@ -50,7 +43,10 @@ class SystemTest : public ::testing::TestWithParam<PlacementCase> {
       GTEST_SKIP() << "no CUDA device on this machine";
     if (c.device_solves && !device_solves_available())
       GTEST_SKIP() << "this PETSc is built without CUDA";
-    whole_ = foehn::testing::small_mountain(7, 7, 5);
+    MountainMeshOptions o;
+    o.cells_x = o.cells_y = 7;
+    o.cells_z = 5;
+    whole_ = generate_mountain_mesh(o);
     mesh_ = distribute_mesh(PETSC_COMM_SELF, &whole_);
   }
   TetMesh whole_;

@@ -18,7 +18,6 @@
 #include "foehn/runtime/for_each.hpp"
 #include "foehn/runtime/placed_array.hpp"
 #include "placement_test_functors.hpp"
-#include "support/small_mountain.hpp"
 
 namespace foehn {
 namespace {
@@ -100,7 +99,10 @@ TEST_P(PlacementTest, PlacedArraysSwapTheirPlacementsAndCheckSizes) {
 // diagonals), the device result bitwise equal to it.
 TEST_P(PlacementTest, ConstraintsEditRowsAndRightHandSidesWhereTheValuesLive) {
   const Placement where = placement();
-  const TetMesh mesh = testing::small_mountain(6, 6, 5);
+  MountainMeshOptions o;
+  o.cells_x = o.cells_y = 6;
+  o.cells_z = 5;
+  const TetMesh mesh = generate_mountain_mesh(o);
   fe::CpuAssembler cpu(mesh);
   fe::BlockCsrMatrix momentum = cpu.create_matrix<fe::MomentumOperator>();
   fe::MomentumOperator op;
