@@ -9,6 +9,7 @@
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/runtime/device_array.hpp"
+#include "support/random_values.hpp"
 
 namespace foehn::fe::testing {
 
@@ -45,11 +46,7 @@ inline TetMesh random_test_mesh(std::uint64_t seed) {
 
 inline std::vector<double> random_field(std::size_t count, std::uint64_t seed, double lo = -1.0,
                                         double hi = 1.0) {
-  std::mt19937_64 random(seed);
-  std::uniform_real_distribution<double> value(lo, hi);
-  std::vector<double> v(count);
-  for (double& x : v) x = value(random);
-  return v;
+  return foehn::testing::random_values(count, seed, lo, hi);
 }
 
 inline DeviceArray<double> to_device(const std::vector<double>& host, const Stream& stream) {

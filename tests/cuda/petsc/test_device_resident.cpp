@@ -17,6 +17,7 @@
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "support/gpu_test.hpp"
+#include "support/momentum_matrix.hpp"
 #include "unit/petsc/handoff_test_support.hpp"
 
 #define FOEHN_SKIP_WITHOUT_DEVICE_SOLVES()                                              \
@@ -222,12 +223,7 @@ TEST(DeviceResident, DeviceValueEditsAreBitwiseTheHostEdits) {
   FOEHN_SKIP_WITHOUT_GPU();
   const TetMesh mesh = mountain_test_mesh();
   Stream stream;
-  fe::CpuAssembler cpu(mesh);
-  fe::BlockCsrMatrix momentum = cpu.create_matrix<fe::MomentumOperator>();
-  fe::MomentumOperator op;
-  op.density_over_dt = 0.05;
-  op.viscosity = 10;
-  cpu.assemble(op, momentum);
+  const fe::BlockCsrMatrix momentum = foehn::testing::assembled_momentum(mesh);
   const std::size_t points = 3 * mesh.node_count();
   const auto owned_nodes = static_cast<std::int32_t>(mesh.node_count() - 5);  // 5 "ghosts"
   std::vector<std::uint8_t> mask(points, 0);

@@ -17,17 +17,12 @@
 #include "foehn/runtime/pinned_array.hpp"
 #include "foehn/runtime/stream.hpp"
 #include "support/gpu_test.hpp"
+#include "support/random_values.hpp"
 
 namespace foehn {
 namespace {
 
-std::vector<double> random_values(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> value(-1.0e3, 1.0e3);
-  std::vector<double> values(n);
-  for (double& v : values) v = value(engine);
-  return values;
-}
+using testing::random_values;
 
 TEST(DeviceArray, HostDeviceHostRoundTrip) {
   FOEHN_SKIP_WITHOUT_GPU();

@@ -18,17 +18,13 @@
 #include "foehn/runtime/for_each.hpp"
 #include "foehn/runtime/placed_array.hpp"
 #include "placement_test_functors.hpp"
+#include "support/momentum_matrix.hpp"
+#include "support/random_values.hpp"
 
 namespace foehn {
 namespace {
 
-std::vector<double> random_values(std::size_t n, std::uint64_t seed) {
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> value(-1.0e3, 1.0e3);
-  std::vector<double> values(n);
-  for (double& v : values) v = value(engine);
-  return values;
-}
+using testing::random_values;
 
 // The placements a test runs on: the host always, the device where one exists.
 class PlacementTest : public ::testing::TestWithParam<bool> {
@@ -103,12 +99,7 @@ TEST_P(PlacementTest, ConstraintsEditRowsAndRightHandSidesWhereTheValuesLive) {
   o.cells_x = o.cells_y = 6;
   o.cells_z = 5;
   const TetMesh mesh = generate_mountain_mesh(o);
-  fe::CpuAssembler cpu(mesh);
-  fe::BlockCsrMatrix momentum = cpu.create_matrix<fe::MomentumOperator>();
-  fe::MomentumOperator op;
-  op.density_over_dt = 0.05;
-  op.viscosity = 10;
-  cpu.assemble(op, momentum);
+  const fe::BlockCsrMatrix momentum = testing::assembled_momentum(mesh);
   const std::size_t points = 3 * mesh.node_count();
   const auto owned_nodes = static_cast<std::int32_t>(mesh.node_count() - 4);  // 4 "ghosts"
   const std::size_t owned_points = 3 * static_cast<std::size_t>(owned_nodes);
@@ -146,8 +137,11 @@ TEST_P(PlacementTest, ConstraintsEditRowsAndRightHandSidesWhereTheValuesLive) {
           ASSERT_EQ(edited[at], expected) << "point " << point << " entry " << at;
         }
     }
-  for (std::size_t p = 0; p < owned_points; ++p)
-    if (constrained[p]) EXPECT_EQ(b[p], 7.5 * g[p]);
+  for (std::size_t p = 0; p < owned_points; ++p) {
+    if (constrained[p]) {
+      EXPECT_EQ(b[p], 7.5 * g[p]);
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(HostAndDevice, PlacementTest, ::testing::Values(false, true),
