@@ -212,11 +212,9 @@ class StepBreakdown {
     std::array<double, 5> largest{};
     MPI_Allreduce(seconds_.data(), largest.data(), 5, MPI_DOUBLE, MPI_MAX, comm);
     const double n = std::max<double>(static_cast<double>(steps_), 1.0);
-    static constexpr const char* systems[] = {"theta",    "qv",       "qc",        "qr",
-                                              "momentum", "pressure", "projection"};
     nlohmann::json iterations = nlohmann::json::object();
     for (std::size_t k = 0; k < iterations_.size(); ++k)
-      iterations[systems[k]] = static_cast<double>(iterations_[k]) / n;
+      iterations[std::string(linear_systems[k].name)] = static_cast<double>(iterations_[k]) / n;
     return {{"steps", steps_},
             {"seconds_per_step",
              {{"assembly", largest[0] / n},
@@ -230,7 +228,7 @@ class StepBreakdown {
  private:
   std::int64_t steps_ = 0;
   std::array<double, 5> seconds_{};
-  std::array<std::int64_t, 7> iterations_{};
+  std::array<std::int64_t, linear_system_count> iterations_{};
 };
 
 void add_times(StepTimings& timings, const StepTimes& t) {
@@ -558,7 +556,7 @@ int main(int argc, char** argv) {
        "  [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
        "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers.pvd, "
-       "*.csv)\n"
-       "  per-system solver options: -theta_ -qv_ -qc_ -qr_ -momentum_ -pressure_ -projection_\n"},
+       "*.csv)\n" +
+           foehn::mountainwave::linear_systems_help()},
       [] { foehn::mountainwave::run(); });
 }

@@ -20,12 +20,11 @@
 #include "foehn/petsc/node_numbering.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/placed_array.hpp"
+#include "linear_systems.hpp"
 #include "mountain_wave_model.hpp"
 #include "system_assembler.hpp"
 
 namespace foehn::mountainwave {
-
-inline constexpr int transported_count = 1 + tracer_count;  // theta', qv, qc, qr
 
 // The prognostic fields on the local nodes, in field memory.
 struct ResidentState {
@@ -48,9 +47,9 @@ struct MountainWaveModel::Systems {
   std::unique_ptr<petsc::PetscMatrix> gradient;  // G = D's values as 3 x 1 blocks
   std::unique_ptr<petsc::PetscVector> momentum_rhs;
 
-  // One solver per system, each with its own options prefix.
-  std::array<std::unique_ptr<petsc::LinearSolver>, transported_count> transport_solvers;
-  std::unique_ptr<petsc::LinearSolver> momentum_solver, pressure_solver, projection_solver;
+  // One solver per row of linear_systems, with the row's options prefix.
+  std::array<std::unique_ptr<petsc::LinearSolver>, linear_system_count> solvers;
+  petsc::LinearSolver& solver(LinearSystem system) { return *solvers[index_of(system)]; }
 
   // Dirichlet rows: theta' and the tracers, the velocity components, the pressure increment.
   std::unique_ptr<fe::Constraints> tracer_constraints, velocity_constraints, pressure_constraints;

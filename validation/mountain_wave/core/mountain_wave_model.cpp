@@ -20,14 +20,45 @@ namespace foehn::mountainwave {
 
 namespace {
 
-// Transport and momentum: rtol 1e-8 from the previous step's solution (a good guess for
-// a flow that changes little per step); the elliptic systems, whose errors feed the
-// divergence directly, to 1e-10. Measured trade-offs: docs/mountain_wave.md.
-petsc::SolverSettings settings_for(petsc::SolverKind kind, bool on_device) {
-  petsc::SolverSettings settings = petsc::SolverSettings::for_kind(kind, on_device);
-  const bool elliptic = kind == petsc::SolverKind::pressure || kind == petsc::SolverKind::elliptic;
+// The solver settings of one system. Transport and momentum: rtol 1e-8 from the previous
+// step's solution (a good guess for a flow that changes little per step); the elliptic systems,
+// whose errors feed the divergence directly, to 1e-10. Measured trade-offs:
+// docs/mountain_wave.md.
+petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device) {
+  petsc::SolverSettings settings = petsc::SolverSettings::for_kind(system.kind, on_device);
+  const bool elliptic =
+      system.kind == petsc::SolverKind::pressure || system.kind == petsc::SolverKind::elliptic;
   settings.relative_tolerance = elliptic ? 1e-10 : 1e-8;
   if (!elliptic) settings.initial_guess_nonzero = true;
+  // On a fixed mesh the pressure matrix (Laplacian + stabilisation) and the mass matrix never
+  // change value, so their preconditioners are built once (-pressure_foehn_pc_rebuild_interval
+  // and -projection_foehn_pc_rebuild_interval change that, e.g. for adapted meshes). A
+  // preconditioner built once is also what keeps restarts bitwise: rebuilding GAMG on new
+  // values reuses its PtAP products, which on several ranks sum in another order than a fresh
+  // setup.
+  if (system.id == LinearSystem::pressure) {
+    // On the host the pressure uses BoomerAMG where PETSc has hypre; on the GPU, GAMG (hypre is
+    // CPU-only here).
+#if defined(PETSC_HAVE_HYPRE)
+    if (!on_device) settings.preconditioner = PCHYPRE;
+#endif
+    settings.pc_rebuild_interval = 0;
+    // The cells are flat (vertical spacing a fraction of the horizontal): GAMG coarsening along
+    // the strong vertical couplings only takes the pressure from 114 to 50 CG iterations per
+    // step (553 k tets). 0.05 needs 29 there, but its setup fails on the GPU at 5 M tets
+    // (PETSc 3.26, a GPU error inside GAMG's setup): docs/mountain_wave.md.
+    settings.gamg_threshold = 0.01;
+    // On several GPUs the coarse levels go to one rank (from the first level under a million
+    // equations a rank): faster at 553 k and 5 M tets on two GPUs (docs/scaling.md). No effect
+    // on one rank.
+    settings.gamg_process_eq_limit = 1000000;
+  }
+  if (system.id == LinearSystem::projection) {
+    // The mass matrix is well conditioned (condition number bounded independently of h):
+    // CG + Jacobi converges in a few iterations.
+    settings.preconditioner = PCJACOBI;
+    settings.pc_rebuild_interval = 0;
+  }
   return settings;
 }
 
@@ -85,7 +116,7 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
 
   petsc::MatrixHandoffOptions placement;
   placement.device_matrix = on_device;
-  const auto options_for = [&](const char* prefix) {
+  const auto options_for = [&](const std::string& prefix) {
     return petsc::matrix_handoff_options_from_database(mesh.comm, prefix, placement);
   };
   // Every scalar operator has the transport matrices' layout: on several ranks they share
@@ -97,53 +128,22 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
                                                       options)
                : std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options);
   };
-  for (int k = 0; k < transported_count; ++k) {
-    static constexpr const char* prefixes[] = {"theta_", "qv_", "qc_", "qr_"};
-    s.transport[k] = scalar_matrix(options_for(prefixes[k]));
-    s.transport_solvers[k] = std::make_unique<petsc::LinearSolver>(
-        mesh.comm, prefixes[k], settings_for(petsc::SolverKind::advection_diffusion, on_device));
-  }
-  s.momentum =
-      std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 3, options_for("momentum_"));
+  const auto prefix_of = [](LinearSystem system) {
+    return std::string(linear_systems[index_of(system)].prefix);
+  };
+  for (int k = 0; k < transported_count; ++k)
+    s.transport[k] = scalar_matrix(options_for(prefix_of(transported_system(k))));
+  s.momentum = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 3,
+                                                    options_for(prefix_of(LinearSystem::momentum)));
   s.momentum_rhs = std::make_unique<petsc::PetscVector>(s.numbering, 3, on_device);
   s.divergence = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 3, placement);
   s.gradient = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 1, placement);
-  s.pressure = scalar_matrix(options_for("pressure_"));
+  s.pressure = scalar_matrix(options_for(prefix_of(LinearSystem::pressure)));
   s.stabilisation = scalar_matrix(placement);
   s.mass = scalar_matrix(placement);
-  s.momentum_solver = std::make_unique<petsc::LinearSolver>(
-      mesh.comm, "momentum_", settings_for(petsc::SolverKind::momentum, on_device));
-  // On a fixed mesh the pressure matrix (Laplacian + stabilisation) and the mass matrix never
-  // change value, so their preconditioners are built once (-pressure_foehn_pc_rebuild_interval
-  // and -projection_foehn_pc_rebuild_interval change that, e.g. for adapted meshes). A
-  // preconditioner built once is also what keeps restarts bitwise: rebuilding GAMG on new
-  // values reuses its PtAP products, which on several ranks sum in another order than a fresh
-  // setup. On the host the pressure uses BoomerAMG where PETSc has hypre; on the GPU, GAMG
-  // (hypre is CPU-only here).
-  petsc::SolverSettings pressure_settings = settings_for(petsc::SolverKind::pressure, on_device);
-#if defined(PETSC_HAVE_HYPRE)
-  if (!on_device) pressure_settings.preconditioner = PCHYPRE;
-#endif
-  pressure_settings.pc_rebuild_interval = 0;
-  // The cells are flat (vertical spacing a fraction of the horizontal): GAMG coarsening along
-  // the strong vertical couplings only takes the pressure from 114 to 50 CG iterations per step
-  // (H100, 553 k tets). 0.05 needs 29 there, but its setup fails on the GPU at 5 M tets (PETSc
-  // 3.26, a GPU error inside GAMG's setup): docs/mountain_wave.md.
-  pressure_settings.gamg_threshold = 0.01;
-  // On several GPUs the coarse levels go to one rank (from the first level under a million
-  // equations a rank): 2 x H200, 5 M tets, 0.215 s per step against 0.254 s with PETSc's
-  // default, 553 k tets 0.112 against 0.142 s (three and two runs each; docs/scaling.md).
-  // No effect on one rank.
-  pressure_settings.gamg_process_eq_limit = 1000000;
-  s.pressure_solver =
-      std::make_unique<petsc::LinearSolver>(mesh.comm, "pressure_", pressure_settings);
-  // The mass matrix is well conditioned (condition number bounded independently of h):
-  // CG + Jacobi converges in a few iterations.
-  petsc::SolverSettings projection_settings = settings_for(petsc::SolverKind::elliptic, on_device);
-  projection_settings.preconditioner = PCJACOBI;
-  projection_settings.pc_rebuild_interval = 0;
-  s.projection_solver =
-      std::make_unique<petsc::LinearSolver>(mesh.comm, "projection_", projection_settings);
+  for (const LinearSystemRow& row : linear_systems)
+    s.solvers[index_of(row.id)] = std::make_unique<petsc::LinearSolver>(
+        mesh.comm, std::string(row.prefix), settings_of(row, on_device));
   setup_fixed_data();
   setup_constraints();
 }
@@ -175,10 +175,7 @@ ModelState MountainWaveModel::initial_state() const {
 std::vector<std::string> MountainWaveModel::solver_descriptions() const {
   const Systems& s = *systems_;
   std::vector<std::string> lines;
-  for (const auto& solver : s.transport_solvers) lines.push_back(solver->description());
-  for (const auto* solver :
-       {s.momentum_solver.get(), s.pressure_solver.get(), s.projection_solver.get()})
-    lines.push_back(solver->description());
+  for (const auto& solver : s.solvers) lines.push_back(solver->description());
   return lines;
 }
 

@@ -30,6 +30,7 @@
 #include "case.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/linear_solver.hpp"
+#include "linear_systems.hpp"
 #include "model_state.hpp"
 
 namespace foehn::mountainwave {
@@ -53,9 +54,10 @@ struct StepTimes {
 struct StepReport {
   double cfl = 0;  // max |u| dt / (shortest edge) over the tets
   int picard_iterations = 0;
-  // Krylov iterations of the step (summed over its Picard iterations): theta, qv, qc, qr,
-  // momentum, pressure, projection (also summed over the three components).
-  std::array<int, 7> iterations{};
+  // Krylov iterations of the step per row of linear_systems (summed over its Picard iterations;
+  // the projection's also over the three components).
+  std::array<int, linear_system_count> iterations{};
+  int& iterations_of(LinearSystem system) { return iterations[index_of(system)]; }
   double max_divergence = 0;  // max |(D u)_i| / (lumped mass_i) over interior nodes, 1/s
   StepTimes times;
 };

@@ -154,8 +154,9 @@ void MountainWaveModel::transport(StepReport& report) {
                   s.fields);
     // T(u*) q^{n+1} = b, from q^n.
     FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
-    report.iterations[k] += solve(*s.transport_solvers[k], s.transport[k]->mat(), s.s_rhs.get(),
-                                  s.transported_new[k].get(), report.times);
+    report.iterations_of(transported_system(k)) +=
+        solve(s.solver(transported_system(k)), s.transport[k]->mat(), s.s_rhs.get(),
+              s.transported_new[k].get(), report.times);
     to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k]);
   }
 }
@@ -214,8 +215,9 @@ void MountainWaveModel::momentum_predictor(StepReport& report) {
   to_global(s.vector_exchange, s.boundary_values, s.v_boundary.get());
   constrain_rhs(*s.velocity_constraints, rhs, s.v_boundary.get(), s.fields);
   to_global(s.vector_exchange, velocity, s.v_velocity_star.get());
-  report.iterations[4] +=
-      solve(*s.momentum_solver, s.momentum->mat(), rhs, s.v_velocity_star.get(), report.times);
+  report.iterations_of(LinearSystem::momentum) +=
+      solve(s.solver(LinearSystem::momentum), s.momentum->mat(), rhs, s.v_velocity_star.get(),
+            report.times);
 }
 
 void MountainWaveModel::pressure_increment(StepReport& report) {
@@ -233,8 +235,9 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
     constrain_rhs(*s.pressure_constraints, s.pressure_rhs.get(), s.zero_pressure.get(), s.fields);
   }
   FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
-  report.iterations[5] += solve(*s.pressure_solver, s.pressure->mat(), s.pressure_rhs.get(),
-                                s.pressure_increment.get(), report.times);
+  report.iterations_of(LinearSystem::pressure) +=
+      solve(s.solver(LinearSystem::pressure), s.pressure->mat(), s.pressure_rhs.get(),
+            s.pressure_increment.get(), report.times);
 }
 
 void MountainWaveModel::project(StepReport& report) {
@@ -251,8 +254,9 @@ void MountainWaveModel::project(StepReport& report) {
       for_each(s.fields, owned, StridedCopy{gradient.data() + c, 3, rhs.data(), 1});
     }
     FOEHN_PETSC_CHECK(VecSet(s.projection_solution.get(), 0.0));
-    report.iterations[6] += solve(*s.projection_solver, s.mass->mat(), s.projection_rhs.get(),
-                                  s.projection_solution.get(), report.times);
+    report.iterations_of(LinearSystem::projection) +=
+        solve(s.solver(LinearSystem::projection), s.mass->mat(), s.projection_rhs.get(),
+              s.projection_solution.get(), report.times);
     const petsc::VecArray solution(s.projection_solution.get(), petsc::VecAccess::read, stream);
     const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read_write, stream);
     for_each(s.fields, owned, StridedCopy{solution.data(), 1, increment.data() + c, 3});
