@@ -5,7 +5,6 @@
 
 #include "foehn/fe/quadrature.hpp"
 #include "foehn/petsc/dirichlet.hpp"
-#include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -64,7 +63,10 @@ const MeshField& dirichlet_field(const TetMesh& mesh) {
 PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedSolution solution,
                                const fe::AssemblerOptions& assembly,
                                const petsc::MatrixHandoffOptions& handoff)
-    : mesh_(mesh), exact_(solution), exchange_(mesh, 1), assembler_(mesh.local, assembly) {
+    : mesh_(mesh),
+      exact_(solution),
+      exchange_(mesh, 1),
+      assembler_(mesh, assembly, /*device_solves=*/false) {
   const TetMesh& local = mesh.local;
   const std::size_t nodes = local.node_count();
   tensor_.resize(9 * nodes);
@@ -78,8 +80,9 @@ PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedS
     if (marks.values[n] != 0) dirichlet_nodes_.push_back(static_cast<std::int32_t>(n));
 
   const petsc::NodeNumbering numbering = petsc::distributed_numbering(mesh);
-  matrix_ = std::make_unique<petsc::PetscMatrix>(numbering, assembler_.pattern(), 1, 1, handoff);
-  rhs_ = std::make_unique<petsc::PetscVector>(numbering, 1);
+  system_ = std::make_unique<petsc::System>(
+      assembler_, numbering,
+      petsc::SystemSpec{"poisson", "", 1, 1, /*with_rhs=*/true, std::nullopt, handoff});
   solution_ = exchange_.create_vector();
   boundary_values_ = exchange_.create_vector();
   std::vector<double> g(nodes);
@@ -87,59 +90,28 @@ PoissonProblem::PoissonProblem(const petsc::DistributedMesh& mesh, ManufacturedS
   exchange_.local_to_global(g, boundary_values_.get(), petsc::ExchangeMode::insert);
   const int component[] = {0};
   dirichlet_rows_ = petsc::owned_dirichlet_rows(numbering, dirichlet_nodes_, 1, component);
-  if (assembler_.native_memory() == fe::Memory::host) {
-    host_values_ = assembler_.create_matrix<fe::DiffusionOperator>();
-    host_load_.resize(nodes);
-  } else {
-    const Stream& stream = *assembler_.stream();
-    device_values_ = DeviceArray<double>(assembler_.value_count<fe::DiffusionOperator>(), stream);
-    device_load_ = DeviceArray<double>(nodes, stream);
-  }
+  // K and f never change: the CUDA backend uploads them once.
+  assembler_.declare_constant(tensor_);
+  assembler_.declare_constant(source_);
 }
 
 PoissonProblem::~PoissonProblem() = default;
 
 void PoissonProblem::assemble() {
-  // The fields live on the host whatever the backend: the CUDA assembler copies them to the GPU
-  // at every call, which costs what uploading them once would, as a mesh is assembled once
-  // (twice in a test).
   fe::DiffusionOperator op;
   op.tensor = fe::field_ref(tensor_);
   op.source = fe::field_ref(source_);
-  // The results stay where the backend makes them, because PETSc takes each from there by its
-  // own path: host values are copied into the Mat, device values go by one asynchronous copy
-  // (begin/end_set_values) straight into PETSc's value array, with no host vector in between.
-  // The Mat is a host one (foehn-poisson solves on the host), so begin_device_write, which
-  // hands out a device Mat's own array, has no place here.
-  if (assembler_.native_memory() == fe::Memory::host) {
-    {
-      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
-      assembler_.assemble(op, fe::Memory::host, host_values_, host_load_);
-    }
-    matrix_->set_values(host_values_);
-    rhs_->set_values(host_load_);
-  } else {
-    const Stream& stream = *assembler_.stream();
-    {
-      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
-      assembler_.assemble(op, fe::Memory::host,
-                          {fe::Memory::device,
-                           {device_values_.data(), device_values_.size()},
-                           {device_load_.data(), device_load_.size()}});
-    }
-    matrix_->begin_set_values(device_values_, stream);
-    rhs_->begin_set_values(device_load_, stream);
-    matrix_->end_set_values();
-    rhs_->end_set_values();
-  }
+  // Host values are copied into the Mat; device values (CUDA backend) go by one asynchronous
+  // copy straight into PETSc's value array, with no host vector in between.
+  system_->assemble(op);
   // The solution vector starts as g: the boundary values and the initial guess.
   FOEHN_PETSC_CHECK(VecCopy(boundary_values_.get(), solution_.get()));
-  petsc::apply_dirichlet(matrix_->mat(), dirichlet_rows_, boundary_values_.get(), rhs_->vec());
+  petsc::apply_dirichlet(system_->mat(), dirichlet_rows_, boundary_values_.get(), system_->rhs());
 }
 
 petsc::SolveResult PoissonProblem::solve(petsc::LinearSolver& solver) {
-  solver.set_operator(matrix_->mat());
-  return solver.solve(rhs_->vec(), solution_.get());
+  solver.set_operator(system_->mat());
+  return solver.solve(system_->rhs(), solution_.get());
 }
 
 std::vector<double> PoissonProblem::local_solution() const {

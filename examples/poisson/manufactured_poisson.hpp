@@ -12,15 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "foehn/fe/assembler.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_exchange.hpp"
+#include "foehn/petsc/system.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/backend.hpp"
-#include "foehn/runtime/device_array.hpp"
 
 namespace foehn::examples {
 
@@ -60,8 +59,8 @@ class PoissonProblem {
   // Solves into the solution vector (which holds g on the boundary after assemble). Collective.
   petsc::SolveResult solve(petsc::LinearSolver& solver);
 
-  Mat matrix() const { return matrix_->mat(); }
-  Vec rhs() const { return rhs_->vec(); }
+  Mat matrix() const { return system_->mat(); }
+  Vec rhs() const { return system_->rhs(); }
   Vec solution() const { return solution_.get(); }
   const petsc::DistributedMesh& mesh() const { return mesh_; }
   Backend backend() const { return assembler_.backend(); }
@@ -81,16 +80,12 @@ class PoissonProblem {
   std::vector<double> tensor_, source_;
   std::vector<std::int32_t> dirichlet_nodes_;
   petsc::NodeExchange exchange_;
-  fe::Assembler assembler_;  // before matrix_, which is created on its pattern
-  std::unique_ptr<petsc::PetscMatrix> matrix_;
-  std::unique_ptr<petsc::PetscVector> rhs_;
+  // Operator -> PETSc on the chosen backend, and K with its load vector: the library's
+  // placement-driven path (petsc::System), the fields on the host (solves on the host).
+  petsc::SystemAssembler assembler_;  // before system_, which is created on its pattern
+  std::unique_ptr<petsc::System> system_;
   petsc::UniqueVec solution_, boundary_values_;
   std::vector<PetscInt> dirichlet_rows_;
-  // The assembled values where the backend makes them (assembler_.native_memory()), kept
-  // between assemblies: a host matrix and load for the CPU, device arrays for CUDA.
-  fe::BlockCsrMatrix host_values_;
-  std::vector<double> host_load_;
-  DeviceArray<double> device_values_, device_load_;
 };
 
 }  // namespace foehn::examples

@@ -40,21 +40,19 @@ ModelState run(const petsc::DistributedMesh& mesh, const MountainMeshOptions& do
 class TightTolerances {
  public:
   TightTolerances() {
-    for (const char* prefix : prefixes) {
-      PetscOptionsSetValue(nullptr, (std::string("-") + prefix + "ksp_rtol").c_str(), "1e-13");
-      PetscOptionsSetValue(nullptr, (std::string("-") + prefix + "ksp_max_it").c_str(), "5000");
+    for (const LinearSystemRow& system : linear_systems) {
+      const std::string prefix = "-" + std::string(system.prefix);
+      PetscOptionsSetValue(nullptr, (prefix + "ksp_rtol").c_str(), "1e-13");
+      PetscOptionsSetValue(nullptr, (prefix + "ksp_max_it").c_str(), "5000");
     }
   }
   ~TightTolerances() {
-    for (const char* prefix : prefixes) {
-      PetscOptionsClearValue(nullptr, (std::string("-") + prefix + "ksp_rtol").c_str());
-      PetscOptionsClearValue(nullptr, (std::string("-") + prefix + "ksp_max_it").c_str());
+    for (const LinearSystemRow& system : linear_systems) {
+      const std::string prefix = "-" + std::string(system.prefix);
+      PetscOptionsClearValue(nullptr, (prefix + "ksp_rtol").c_str());
+      PetscOptionsClearValue(nullptr, (prefix + "ksp_max_it").c_str());
     }
   }
-
- private:
-  static constexpr const char* prefixes[] = {"theta_",    "qv_",       "qc_",        "qr_",
-                                             "momentum_", "pressure_", "projection_"};
 };
 
 bool device_solves_possible() {

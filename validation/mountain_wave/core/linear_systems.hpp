@@ -20,21 +20,22 @@ struct LinearSystemRow {
   LinearSystem id;
   std::string_view name;    // in the log and run.json
   std::string_view prefix;  // PETSc options prefix of its KSP and matrix
+  int block_size;           // 1: a scalar per node; 3: velocity (3 x 3 blocks, assembled rhs)
   petsc::SolverKind kind;   // the solver family it starts from (linear_solver.hpp)
   std::string_view solves;  // what, for -help
 };
 
 inline constexpr std::array<LinearSystemRow, 7> linear_systems = {{
-    {LinearSystem::theta, "theta", "theta_", petsc::SolverKind::advection_diffusion,
+    {LinearSystem::theta, "theta", "theta_", 1, petsc::SolverKind::advection_diffusion,
      "potential-temperature perturbation transport"},
-    {LinearSystem::qv, "qv", "qv_", petsc::SolverKind::advection_diffusion, "water vapour"},
-    {LinearSystem::qc, "qc", "qc_", petsc::SolverKind::advection_diffusion, "cloud water"},
-    {LinearSystem::qr, "qr", "qr_", petsc::SolverKind::advection_diffusion, "rain water"},
-    {LinearSystem::momentum, "momentum", "momentum_", petsc::SolverKind::momentum,
+    {LinearSystem::qv, "qv", "qv_", 1, petsc::SolverKind::advection_diffusion, "water vapour"},
+    {LinearSystem::qc, "qc", "qc_", 1, petsc::SolverKind::advection_diffusion, "cloud water"},
+    {LinearSystem::qr, "qr", "qr_", 1, petsc::SolverKind::advection_diffusion, "rain water"},
+    {LinearSystem::momentum, "momentum", "momentum_", 3, petsc::SolverKind::momentum,
      "momentum predictor (3 x 3 blocks)"},
-    {LinearSystem::pressure, "pressure", "pressure_", petsc::SolverKind::pressure,
+    {LinearSystem::pressure, "pressure", "pressure_", 1, petsc::SolverKind::pressure,
      "pressure increment (Laplacian + stabilisation)"},
-    {LinearSystem::projection, "projection", "projection_", petsc::SolverKind::elliptic,
+    {LinearSystem::projection, "projection", "projection_", 1, petsc::SolverKind::elliptic,
      "velocity projection (mass matrix, per component)"},
 }};
 inline constexpr std::size_t linear_system_count = linear_systems.size();

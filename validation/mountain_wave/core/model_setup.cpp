@@ -122,8 +122,8 @@ void MountainWaveModel::setup_fixed_data() {
   // Lumped mass from the assembled mass matrix, and the damping terms built on it: rate * m on
   // the diagonal of theta' and of every velocity component (added to the assembled values, in
   // value memory), rate * m * U towards the inflow on the momentum right-hand side.
-  s.assembler.assemble(fe::MassOperator{}, *s.mass, nullptr);
-  FOEHN_PETSC_CHECK(MatGetRowSum(s.mass->mat(), s.lumped_mass.get()));
+  s.system(LinearSystem::projection).assemble(fe::MassOperator{});
+  FOEHN_PETSC_CHECK(MatGetRowSum(s.mass(), s.lumped_mass.get()));
   const std::vector<double> lumped = owned_entries(s.lumped_mass.get());
   std::vector<double> damping(owned), damping_vector(3 * owned), target(3 * owned, 0.0),
       interior(owned);
@@ -150,32 +150,33 @@ void MountainWaveModel::setup_fixed_data() {
 
 void MountainWaveModel::setup_constraints() {
   Systems& s = *systems_;
-  const auto& pattern = s.assembler.pattern();
   const std::size_t nodes = mesh_.local.node_count();
-  const auto owned = static_cast<std::int32_t>(mesh_.owned_nodes);
   // Constrained rows get a diagonal of the size of their matrix's: the mean lumped mass over dt
   // for transport and momentum (both are M/dt + ...), fixed per mesh so that a restarted run
   // constrains exactly as the uninterrupted one; for the pressure, the mean |diagonal| of
-  // K + P, which does not change on a fixed mesh (assembled once below, unconstrained).
+  // K + P, which does not change on a fixed mesh (assembled here before its rows are
+  // constrained).
   PetscReal mass_sum = 0;
   FOEHN_PETSC_CHECK(VecSum(s.lumped_mass.get(), &mass_sum));
   const double mean_mass =
       mass_sum / static_cast<double>(std::max<std::int64_t>(mesh_.global_nodes, 1));
-  s.tracer_constraints = std::make_unique<fe::Constraints>(pattern, 1, owned, s.values);
-  s.tracer_constraints->constrain(point_mask(nodes, 1, &s.dirichlet.tracer_nodes),
-                                  fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
-  s.velocity_constraints = std::make_unique<fe::Constraints>(pattern, 3, owned, s.values);
-  s.velocity_constraints->constrain(point_mask(nodes, 3, s.dirichlet.velocity_nodes),
-                                    fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
+  StepTimes unused;
+  assemble_pressure(unused, /*with_stabilisation=*/true);
+  stabilisation_ready_ = true;
+  const double pressure_diagonal = petsc::mean_abs_diagonal(s.system(LinearSystem::pressure).mat());
+
+  const std::vector<std::uint8_t> tracer_rows = point_mask(nodes, 1, &s.dirichlet.tracer_nodes);
+  for (int k = 0; k < transported_count; ++k)
+    s.system(transported_system(k))
+        .constrain(tracer_rows, fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
+  s.system(LinearSystem::momentum)
+      .constrain(point_mask(nodes, 3, s.dirichlet.velocity_nodes),
+                 fe::ConstraintSymmetry::rows_only, mean_mass / numerics_.dt);
   // Symmetric for the pressure, so that CG still applies; the prescribed increment is zero, so
   // the removed columns carry nothing to the right-hand side.
-  s.pressure_constraints = std::make_unique<fe::Constraints>(pattern, 1, owned, s.values);
-  s.pressure_constraints->constrain(point_mask(nodes, 1, &s.dirichlet.pressure_nodes),
-                                    fe::ConstraintSymmetry::symmetric, 1.0);
-  StepTimes unused;
-  assemble_pressure(unused, /*with_stabilisation=*/true, /*constrain=*/false);
-  s.pressure_constraints->set_diagonal(petsc::mean_abs_diagonal(s.pressure->mat()));
-  stabilisation_ready_ = true;
+  s.system(LinearSystem::pressure)
+      .constrain(point_mask(nodes, 1, &s.dirichlet.pressure_nodes),
+                 fe::ConstraintSymmetry::symmetric, pressure_diagonal);
 }
 
 }  // namespace foehn::mountainwave

@@ -1,8 +1,8 @@
 #pragma once
-// What MountainWaveModel owns per mesh: the assembler, one PETSc matrix per assembled
-// operator (the published set), right-hand sides and work vectors, one LinearSolver per system,
-// the Dirichlet edits and the fixed per-node data (boundary kinds, lumped mass, damping rates),
-// and the resident state. Created once; a timestep only refreshes values.
+// What MountainWaveModel owns per mesh: the assembler, one petsc::System per row of
+// linear_systems (matrix, Dirichlet rows, KSP), the operators that are only applied, work
+// vectors, the fixed per-node data (boundary kinds, lumped mass, damping rates) and the
+// resident state. Created once; a timestep only refreshes values.
 //
 // Two placements: "fields" (the state, work arrays, PETSc vectors) live on the GPU when the
 // solves do, "values" (assembled values and what edits them) live where the backend assembles
@@ -13,16 +13,14 @@
 
 #include "boundary_conditions.hpp"
 #include "field_updates.hpp"
-#include "foehn/fe/constraints.hpp"
-#include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/petsc/node_numbering.hpp"
+#include "foehn/petsc/system.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
 #include "foehn/runtime/placed_array.hpp"
 #include "linear_systems.hpp"
 #include "mountain_wave_model.hpp"
-#include "system_assembler.hpp"
 
 namespace foehn::mountainwave {
 
@@ -35,24 +33,20 @@ struct ResidentState {
 struct MountainWaveModel::Systems {
   Systems(const petsc::DistributedMesh& mesh, const Numerics& numerics, bool device_solves);
 
-  SystemAssembler assembler;
+  petsc::SystemAssembler assembler;
   Placement fields;  // the state, work arrays and PETSc vectors
   Placement values;  // assembled values and what edits them
   petsc::NodeNumbering numbering;
   petsc::NodeExchange scalar_exchange, vector_exchange;
 
-  // The assembled operators (rows of Table 10).
-  std::array<std::unique_ptr<petsc::PetscMatrix>, transported_count> transport;
-  std::unique_ptr<petsc::PetscMatrix> momentum, divergence, pressure, stabilisation, mass;
-  std::unique_ptr<petsc::PetscMatrix> gradient;  // G = D's values as 3 x 1 blocks
-  std::unique_ptr<petsc::PetscVector> momentum_rhs;
-
-  // One solver per row of linear_systems, with the row's options prefix.
-  std::array<std::unique_ptr<petsc::LinearSolver>, linear_system_count> solvers;
-  petsc::LinearSolver& solver(LinearSystem system) { return *solvers[index_of(system)]; }
-
-  // Dirichlet rows: theta' and the tracers, the velocity components, the pressure increment.
-  std::unique_ptr<fe::Constraints> tracer_constraints, velocity_constraints, pressure_constraints;
+  // One system per row of linear_systems: its matrix (the projection's is the mass matrix M),
+  // Dirichlet rows and KSP with the row's options prefix.
+  std::array<std::unique_ptr<petsc::System>, linear_system_count> systems;
+  petsc::System& system(LinearSystem id) { return *systems[index_of(id)]; }
+  Mat mass() const { return systems[index_of(LinearSystem::projection)]->mat(); }
+  // Operators that are only applied: D, G (D's values as 3 x 1 blocks) and P (kept for K + P).
+  std::unique_ptr<petsc::System> divergence, stabilisation;
+  std::unique_ptr<petsc::PetscMatrix> gradient;
 
   // Fixed per mesh.
   std::vector<std::uint32_t> kinds;

@@ -112,38 +112,31 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   const bool on_device = device_solves_for(numerics, mesh.comm);
   systems_ = std::make_unique<Systems>(mesh, numerics, on_device);
   Systems& s = *systems_;
-  const auto& pattern = s.assembler.pattern();
-
-  petsc::MatrixHandoffOptions placement;
-  placement.device_matrix = on_device;
-  const auto options_for = [&](const std::string& prefix) {
-    return petsc::matrix_handoff_options_from_database(mesh.comm, prefix, placement);
-  };
   // Every scalar operator has the transport matrices' layout: on several ranks they share
   // PETSc's COO maps with the first (petsc::PetscMatrix's same_layout constructor), which is
   // built once instead of seven times.
-  const auto scalar_matrix = [&](const petsc::MatrixHandoffOptions& options) {
-    return s.transport[0]
-               ? std::make_unique<petsc::PetscMatrix>(*s.transport[0], s.numbering, pattern, 1, 1,
-                                                      options)
-               : std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 1, options);
-  };
-  const auto prefix_of = [](LinearSystem system) {
-    return std::string(linear_systems[index_of(system)].prefix);
-  };
-  for (int k = 0; k < transported_count; ++k)
-    s.transport[k] = scalar_matrix(options_for(prefix_of(transported_system(k))));
-  s.momentum = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 3,
-                                                    options_for(prefix_of(LinearSystem::momentum)));
-  s.momentum_rhs = std::make_unique<petsc::PetscVector>(s.numbering, 3, on_device);
-  s.divergence = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 1, 3, placement);
-  s.gradient = std::make_unique<petsc::PetscMatrix>(s.numbering, pattern, 3, 1, placement);
-  s.pressure = scalar_matrix(options_for(prefix_of(LinearSystem::pressure)));
-  s.stabilisation = scalar_matrix(placement);
-  s.mass = scalar_matrix(placement);
-  for (const LinearSystemRow& row : linear_systems)
-    s.solvers[index_of(row.id)] = std::make_unique<petsc::LinearSolver>(
-        mesh.comm, std::string(row.prefix), settings_of(row, on_device));
+  const petsc::System* scalar_layout = nullptr;
+  for (const LinearSystemRow& row : linear_systems) {
+    const int size = row.block_size;
+    auto& system = s.systems[index_of(row.id)];
+    system = std::make_unique<petsc::System>(
+        s.assembler, s.numbering,
+        petsc::SystemSpec{std::string(row.name), std::string(row.prefix), size, size, size == 3,
+                          settings_of(row, on_device), std::nullopt},
+        size == 1 ? scalar_layout : nullptr);
+    if (size == 1 && !scalar_layout) scalar_layout = system.get();
+  }
+  s.divergence = std::make_unique<petsc::System>(
+      s.assembler, s.numbering,
+      petsc::SystemSpec{"divergence", "", 1, 3, false, std::nullopt, std::nullopt});
+  petsc::MatrixHandoffOptions placement;
+  placement.device_matrix = on_device;
+  s.gradient =
+      std::make_unique<petsc::PetscMatrix>(s.numbering, s.assembler.pattern(), 3, 1, placement);
+  s.stabilisation = std::make_unique<petsc::System>(
+      s.assembler, s.numbering,
+      petsc::SystemSpec{"stabilisation", "", 1, 1, false, std::nullopt, std::nullopt},
+      scalar_layout);
   setup_fixed_data();
   setup_constraints();
 }
@@ -175,7 +168,7 @@ ModelState MountainWaveModel::initial_state() const {
 std::vector<std::string> MountainWaveModel::solver_descriptions() const {
   const Systems& s = *systems_;
   std::vector<std::string> lines;
-  for (const auto& solver : s.solvers) lines.push_back(solver->description());
+  for (const auto& system : s.systems) lines.push_back(system->solver().description());
   return lines;
 }
 

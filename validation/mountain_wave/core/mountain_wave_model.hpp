@@ -122,8 +122,8 @@ class MountainWaveModel {
   void setup_fixed_data();
   void setup_constraints();
   // K + P into the pressure matrix (P re-assembled first when `with_stabilisation`), with the
-  // outflow rows constrained unless `constrain` is false.
-  void assemble_pressure(StepTimes& times, bool with_stabilisation, bool constrain);
+  // outflow rows constrained once they are set (setup_constraints).
+  void assemble_pressure(StepTimes& times, bool with_stabilisation);
   // The parts of step() (mountain_wave_step.cpp), in its order; the mathematics is in the
   // comment at the top of this file.
   void assemble_step_operators(StepTimes& times);  // M, D and G, K + P

@@ -35,9 +35,9 @@ class PhaseTimer {
   Clock::time_point start_;
 };
 
-int solve(petsc::LinearSolver& solver, Mat matrix, Vec rhs, Vec solution, StepTimes& times) {
-  solver.set_operator(matrix);
-  const petsc::SolveResult result = solver.solve(rhs, solution);
+// Solves one system, adding its time to the step's PETSc totals; returns its iterations.
+int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times) {
+  const petsc::SolveResult result = system.solve(rhs, solution);
   times.petsc_setup += result.setup_seconds;
   times.petsc_solve += result.solve_seconds;
   return result.iterations;
@@ -59,17 +59,9 @@ void to_local(const petsc::NodeExchange& exchange, Vec global, PlacedArray<doubl
     exchange.global_to_local(global, std::span<double>(local.data(), local.size()));
 }
 
-// b = diagonal * g at the owned constrained rows of a right-hand side (field memory).
-void constrain_rhs(const fe::Constraints& c, Vec rhs, Vec g, const Placement& fields) {
-  const petsc::VecArray b(rhs, petsc::VecAccess::read_write, fields.stream_or_null());
-  const petsc::VecArray prescribed(g, petsc::VecAccess::read, fields.stream_or_null());
-  c.constrain_rhs(b.placement(), b.data(), prescribed.data());
-}
-
 }  // namespace
 
-void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisation,
-                                          bool constrain_rows) {
+void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisation) {
   Systems& s = *systems_;
   const std::size_t count = s.stabilisation_values.size();
   if (with_stabilisation) {
@@ -77,20 +69,20 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
     fe::StabilisationOperator op;
     op.scale = numerics_.stabilisation_coefficient / s.stabilisation_length_squared;
     // P is kept: the pressure matrix adds it to every new Laplacian.
-    s.assembler.assemble(op, *s.stabilisation, nullptr, [&](double* values, double*) {
+    s.stabilisation->assemble(op, nullptr, [&](double* values, double*) {
       for_each(s.values, count, StridedCopy{values, 1, s.stabilisation_values.data(), 1});
     });
   }
   PhaseTimer timer(times.pressure_matrix);
   // K, the Laplacian ("pressure correction matrix"), plus P, then the outflow rows.
-  s.assembler.assemble(fe::DiffusionOperator{}, *s.pressure, nullptr, [&](double* values, double*) {
+  petsc::System& pressure = s.system(LinearSystem::pressure);
+  pressure.assemble(fe::DiffusionOperator{}, nullptr, [&](double* values, double*) {
     for_each(s.values, count, AddArrays{s.stabilisation_values.data(), values});
-    if (constrain_rows) s.pressure_constraints->apply(values);
   });
-  if (physics_.closed_box && constrain_rows) {
+  if (physics_.closed_box) {
     MatNullSpace constants = nullptr;
     FOEHN_PETSC_CHECK(MatNullSpaceCreate(mesh_.comm, PETSC_TRUE, 0, nullptr, &constants));
-    FOEHN_PETSC_CHECK(MatSetNullSpace(s.pressure->mat(), constants));
+    FOEHN_PETSC_CHECK(MatSetNullSpace(pressure.mat(), constants));
     FOEHN_PETSC_CHECK(MatNullSpaceDestroy(&constants));
   }
 }
@@ -99,15 +91,15 @@ void MountainWaveModel::assemble_step_operators(StepTimes& times) {
   Systems& s = *systems_;
   {
     PhaseTimer timer(times.projection_matrix);
-    s.assembler.assemble(fe::MassOperator{}, *s.mass, nullptr);
+    s.system(LinearSystem::projection).assemble(fe::MassOperator{});
   }
   {
     PhaseTimer timer(times.divergence_matrix);
-    s.assembler.assemble(fe::DivergenceOperator{}, *s.divergence, nullptr, {}, s.gradient.get());
+    s.divergence->assemble(fe::DivergenceOperator{}, nullptr, {}, s.gradient.get());
   }
   const bool stabilisation_due = held_.step % numerics_.stabilisation_interval == 0 ||
                                  held_.step == 0 || !stabilisation_ready_;
-  assemble_pressure(times, stabilisation_due, true);
+  assemble_pressure(times, stabilisation_due);
   stabilisation_ready_ = true;
 }
 
@@ -121,6 +113,7 @@ void MountainWaveModel::transport(StepReport& report) {
     for_each(s.fields, owned, StridedCopy{velocity.data() + 2, 3, w.data(), 1});
   }
   for (int k = 0; k < transported_count; ++k) {
+    petsc::System& system = s.system(transported_system(k));
     double* phase[] = {&report.times.theta_matrix, &report.times.qv_matrix, &report.times.qc_matrix,
                        &report.times.qr_matrix};
     {
@@ -136,27 +129,22 @@ void MountainWaveModel::transport(StepReport& report) {
       op.velocity = fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
       op.tensor = fe::field_ref(s.diffusivity_tensor.data(),
                                 static_cast<std::int64_t>(s.diffusivity_tensor.size()));
-      s.assembler.assemble(op, *s.transport[k], nullptr, [&](double* values, double*) {
-        if (k == 0) s.tracer_constraints->add_diagonal(values, s.damping_values_scalar.data());
-        s.tracer_constraints->apply(values);
-      });
+      system.assemble(op, k == 0 ? s.damping_values_scalar.data() : nullptr);
     }
     // b = (1/th) M q^n / dt - ((1-th)/th) T q^n  [- gradient M w_th for theta'].
     Vec old = s.transported_old[k].get();
-    FOEHN_PETSC_CHECK(MatMult(s.mass->mat(), old, s.s_rhs.get()));
+    FOEHN_PETSC_CHECK(MatMult(s.mass(), old, s.s_rhs.get()));
     FOEHN_PETSC_CHECK(VecScale(s.s_rhs.get(), 1.0 / (th * dt)));
     if (th < 1) {
-      FOEHN_PETSC_CHECK(MatMult(s.transport[k]->mat(), old, s.s_work.get()));
+      FOEHN_PETSC_CHECK(MatMult(system.mat(), old, s.s_work.get()));
       FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -(1 - th) / th, s.s_work.get()));
     }
     if (k == 0) add_background_forcing();
-    constrain_rhs(*s.tracer_constraints, s.s_rhs.get(), s.tracer_boundary_values[k].get(),
-                  s.fields);
+    system.constrain_rhs(s.s_rhs.get(), s.tracer_boundary_values[k].get());
     // T(u*) q^{n+1} = b, from q^n.
     FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
     report.iterations_of(transported_system(k)) +=
-        solve(s.solver(transported_system(k)), s.transport[k]->mat(), s.s_rhs.get(),
-              s.transported_new[k].get(), report.times);
+        solve(system, s.s_rhs.get(), s.transported_new[k].get(), report.times);
     to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k]);
   }
 }
@@ -175,7 +163,7 @@ void MountainWaveModel::add_background_forcing() {
   }
   // b -= dtheta_bar/dz M (th w* + (1 - th) w^n)
   FOEHN_PETSC_CHECK(VecAXPBY(s.s_work.get(), th, 1 - th, s.s_w.get()));
-  FOEHN_PETSC_CHECK(MatMult(s.mass->mat(), s.s_work.get(), s.s_w.get()));
+  FOEHN_PETSC_CHECK(MatMult(s.mass(), s.s_work.get(), s.s_w.get()));
   FOEHN_PETSC_CHECK(VecAXPY(s.s_rhs.get(), -physics_.background_theta_gradient(), s.s_w.get()));
 }
 
@@ -184,6 +172,7 @@ void MountainWaveModel::momentum_predictor(StepReport& report) {
   const double dt = numerics_.dt;
   const std::size_t nodes = mesh_.local.node_count();
   PlacedArray<double>& velocity = s.velocity_iterate;
+  petsc::System& momentum = s.system(LinearSystem::momentum);
   for_each(s.fields, nodes,
            BoundaryVelocity{velocity.data(), s.inflow_u.data(), s.slope_x.data(), s.slope_y.data(),
                             s.boundary_values.data()});
@@ -200,28 +189,24 @@ void MountainWaveModel::momentum_predictor(StepReport& report) {
         fe::field_ref(velocity.data(), static_cast<std::int64_t>(velocity.size()));
     op.body_force =
         fe::field_ref(s.body_force.data(), static_cast<std::int64_t>(s.body_force.size()));
-    s.assembler.assemble(op, *s.momentum, s.momentum_rhs.get(), [&](double* values, double*) {
-      if (!physics_.closed_box)
-        s.velocity_constraints->add_diagonal(values, s.damping_values_vector.data());
-      s.velocity_constraints->apply(values);
-    });
+    momentum.assemble(op, physics_.closed_box ? nullptr : s.damping_values_vector.data());
   }
-  Vec rhs = s.momentum_rhs->vec();
+  Vec rhs = momentum.rhs();
   // b -= G p^n in the strong form (no boundary term: on sloping walls the Cartesian components
   // left free must not feel a spurious boundary traction).
   FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_old.get(), s.v_gradient.get()));
   FOEHN_PETSC_CHECK(VecAXPY(rhs, -1.0, s.v_gradient.get()));
   if (!physics_.closed_box) FOEHN_PETSC_CHECK(VecAXPY(rhs, 1.0, s.damping_target.get()));
   to_global(s.vector_exchange, s.boundary_values, s.v_boundary.get());
-  constrain_rhs(*s.velocity_constraints, rhs, s.v_boundary.get(), s.fields);
+  momentum.constrain_rhs(rhs, s.v_boundary.get());
   to_global(s.vector_exchange, velocity, s.v_velocity_star.get());
   report.iterations_of(LinearSystem::momentum) +=
-      solve(s.solver(LinearSystem::momentum), s.momentum->mat(), rhs, s.v_velocity_star.get(),
-            report.times);
+      solve(momentum, rhs, s.v_velocity_star.get(), report.times);
 }
 
 void MountainWaveModel::pressure_increment(StepReport& report) {
   Systems& s = *systems_;
+  petsc::System& pressure = s.system(LinearSystem::pressure);
   // (K + c P / h^2) dp = -(1/dt) D u' - (c / h^2) P p^n, dp = 0 at the outflow.
   FOEHN_PETSC_CHECK(MatMult(s.divergence->mat(), s.v_velocity_star.get(), s.pressure_rhs.get()));
   FOEHN_PETSC_CHECK(VecScale(s.pressure_rhs.get(), -1.0 / numerics_.dt));
@@ -229,15 +214,14 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
   FOEHN_PETSC_CHECK(VecAXPY(s.pressure_rhs.get(), -1.0, s.s_work.get()));
   if (physics_.closed_box) {
     MatNullSpace constants = nullptr;
-    FOEHN_PETSC_CHECK(MatGetNullSpace(s.pressure->mat(), &constants));
+    FOEHN_PETSC_CHECK(MatGetNullSpace(pressure.mat(), &constants));
     FOEHN_PETSC_CHECK(MatNullSpaceRemove(constants, s.pressure_rhs.get()));
   } else {
-    constrain_rhs(*s.pressure_constraints, s.pressure_rhs.get(), s.zero_pressure.get(), s.fields);
+    pressure.constrain_rhs(s.pressure_rhs.get(), s.zero_pressure.get());
   }
   FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
   report.iterations_of(LinearSystem::pressure) +=
-      solve(s.solver(LinearSystem::pressure), s.pressure->mat(), s.pressure_rhs.get(),
-            s.pressure_increment.get(), report.times);
+      solve(pressure, s.pressure_rhs.get(), s.pressure_increment.get(), report.times);
 }
 
 void MountainWaveModel::project(StepReport& report) {
@@ -255,7 +239,7 @@ void MountainWaveModel::project(StepReport& report) {
     }
     FOEHN_PETSC_CHECK(VecSet(s.projection_solution.get(), 0.0));
     report.iterations_of(LinearSystem::projection) +=
-        solve(s.solver(LinearSystem::projection), s.mass->mat(), s.projection_rhs.get(),
+        solve(s.system(LinearSystem::projection), s.projection_rhs.get(),
               s.projection_solution.get(), report.times);
     const petsc::VecArray solution(s.projection_solution.get(), petsc::VecAccess::read, stream);
     const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read_write, stream);

@@ -1,4 +1,4 @@
-#include "system_assembler.hpp"
+#include "foehn/petsc/system_assembler.hpp"
 
 #include <chrono>
 #include <map>
@@ -9,7 +9,7 @@
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stream.hpp"
 
-namespace foehn::mountainwave {
+namespace foehn::petsc {
 
 namespace {
 
@@ -41,13 +41,16 @@ fe::AssemblerOptions options_for(Backend backend, fe::AssemblyStrategy strategy)
 
 }  // namespace
 
-SystemAssembler::SystemAssembler(const petsc::DistributedMesh& mesh, Backend backend,
+SystemAssembler::SystemAssembler(const DistributedMesh& mesh, Backend backend,
                                  fe::AssemblyStrategy strategy, bool device_solves)
-    : backend_(backend),
-      strategy_(strategy),
-      device_solves_(device_solves),
-      assembler_(mesh.local, options_for(backend, strategy)) {
-  if (device_solves && backend != Backend::cuda)
+    : SystemAssembler(mesh, options_for(backend, strategy), device_solves) {}
+
+SystemAssembler::SystemAssembler(const DistributedMesh& mesh, const fe::AssemblerOptions& options,
+                                 bool device_solves)
+    : device_solves_(device_solves), assembler_(mesh.local, options) {
+  backend_ = assembler_.backend();
+  strategy_ = assembler_.strategy();
+  if (device_solves && backend_ != Backend::cuda)
     fail(ErrorCategory::invalid_input, "SystemAssembler: solves on the GPU need the CUDA backend");
   if (backend_ == Backend::cuda) device_ = std::make_unique<Device>();
 }
@@ -85,7 +88,7 @@ const double* SystemAssembler::device_copy_of(const fe::FieldRef& field) {
     slot->second = DeviceArray<double>(static_cast<std::size_t>(field.size), stream);
   const bool constant = constant_fields_.count(field.data) != 0;
   if (!constant || d.uploaded_constants.insert(field.data).second) {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::copy_h2d);
+    const ScopedLogEvent event(LogEvent::copy_h2d);
     slot->second.copy_from_host_async(
         std::span<const double>(field.data, static_cast<std::size_t>(field.size)), stream);
   }
@@ -93,17 +96,16 @@ const double* SystemAssembler::device_copy_of(const fe::FieldRef& field) {
 }
 
 template <class Op>
-void SystemAssembler::assemble(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                               const Edit& edit, petsc::PetscMatrix* same_values) {
+void SystemAssembler::assemble(const Op& op, PetscMatrix& matrix, PetscVector* rhs,
+                               const Edit& edit, PetscMatrix* same_values) {
   if (backend_ == Backend::cpu) return assemble_on_host(op, matrix, rhs, edit, same_values);
   if (device_solves_) return assemble_into_petsc(op, matrix, rhs, edit, same_values);
   assemble_then_copy(op, matrix, rhs, edit, same_values);
 }
 
 template <class Op>
-void SystemAssembler::assemble_on_host(const Op& op, petsc::PetscMatrix& matrix,
-                                       petsc::PetscVector* rhs, const Edit& edit,
-                                       petsc::PetscMatrix* same_values) {
+void SystemAssembler::assemble_on_host(const Op& op, PetscMatrix& matrix, PetscVector* rhs,
+                                       const Edit& edit, PetscMatrix* same_values) {
   const int shape = Op::block_rows * 4 + Op::block_cols;
   auto [slot, created] = host_matrices_.try_emplace(shape);
   if (created) slot->second = assembler_.create_matrix<Op>();
@@ -111,7 +113,7 @@ void SystemAssembler::assemble_on_host(const Op& op, petsc::PetscMatrix& matrix,
   b.assign(static_cast<std::size_t>(assembler_.node_count()) * Op::block_rows, 0.0);
   const auto start = Clock::now();
   {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble);
+    const ScopedLogEvent event(LogEvent::assemble);
     assembler_.assemble(op, fe::Memory::host, slot->second,
                         rhs ? std::span<double>(b) : std::span<double>());
   }
@@ -126,9 +128,8 @@ void SystemAssembler::assemble_on_host(const Op& op, petsc::PetscMatrix& matrix,
 
 // Device fields, device solves: the assembler writes into PETSc's device arrays.
 template <class Op>
-void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matrix,
-                                          petsc::PetscVector* rhs, const Edit& edit,
-                                          petsc::PetscMatrix* same_values) {
+void SystemAssembler::assemble_into_petsc(const Op& op, PetscMatrix& matrix, PetscVector* rhs,
+                                          const Edit& edit, PetscMatrix* same_values) {
   const Stream& stream = *assembler_.stream();
   const auto start = Clock::now();
   const std::span<double> values(matrix.begin_device_write(stream), matrix.value_count());
@@ -137,7 +138,7 @@ void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matr
   try {
     if (rhs) rhs_values = {rhs->begin_device_write(stream), rhs->local_value_count()};
     {
-      const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
+      const ScopedLogEvent event(LogEvent::assemble_gpu);
       assembler_.assemble(op, fe::Memory::device, {fe::Memory::device, values, rhs_values});
       stream.synchronize();  // so that the event (and the phase timers) see the device time
     }
@@ -160,9 +161,8 @@ void SystemAssembler::assemble_into_petsc(const Op& op, petsc::PetscMatrix& matr
 
 // Host fields (uploaded), device values copied to host PETSc objects.
 template <class Op>
-void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matrix,
-                                         petsc::PetscVector* rhs, const Edit& edit,
-                                         petsc::PetscMatrix* same_values) {
+void SystemAssembler::assemble_then_copy(const Op& op, PetscMatrix& matrix, PetscVector* rhs,
+                                         const Edit& edit, PetscMatrix* same_values) {
   Device& d = *device_;
   const Stream& stream = *assembler_.stream();
   const int shape = Op::block_rows * 4 + Op::block_cols;
@@ -182,7 +182,7 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
     b->second = DeviceArray<double>(
         static_cast<std::size_t>(assembler_.node_count()) * Op::block_rows, stream);
   {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::assemble_gpu);
+    const ScopedLogEvent event(LogEvent::assemble_gpu);
     assembler_.assemble(
         device_op, fe::Memory::device,
         {fe::Memory::device,
@@ -202,10 +202,10 @@ void SystemAssembler::assemble_then_copy(const Op& op, petsc::PetscMatrix& matri
   times_.handoff += seconds_since(assembled);
 }
 
-}  // namespace foehn::mountainwave
+}  // namespace foehn::petsc
 
 #define FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE(Op)                            \
-  template void foehn::mountainwave::SystemAssembler::assemble(          \
+  template void foehn::petsc::SystemAssembler::assemble(                 \
       const Op&, foehn::petsc::PetscMatrix&, foehn::petsc::PetscVector*, \
-      const foehn::mountainwave::SystemAssembler::Edit&, foehn::petsc::PetscMatrix*);
+      const foehn::petsc::SystemAssembler::Edit&, foehn::petsc::PetscMatrix*);
 FOEHN_FOR_EACH_BUILTIN_OPERATOR(FOEHN_INSTANTIATE_SYSTEM_ASSEMBLE)

@@ -1,8 +1,8 @@
 #pragma once
-// Assembles an operator on this rank's elements with the chosen backend (through the library's
-// fe::Assembler), lets the model edit
-// the values (lumped diagonal terms, Dirichlet rows) where they were assembled, and hands matrix
-// and right-hand side to PETSc. Three placements:
+// The placement-driven hand-off: assembles an operator on this rank's elements with the chosen
+// backend (fe::Assembler), lets the caller edit the values (lumped diagonal terms, Dirichlet
+// rows: fe::Constraints) where they were assembled, and hands matrix and right-hand side to
+// PETSc. One path per placement, chosen here and nowhere else:
 //  - CPU backend: host fields, host values, host PETSc objects;
 //  - CUDA backend, host solves (a PETSc without CUDA): host fields, uploaded before the assembly
 //    (once for fields declared constant); device values, copied to the host PETSc objects;
@@ -24,7 +24,7 @@
 #include "foehn/runtime/backend.hpp"
 #include "foehn/runtime/placement.hpp"
 
-namespace foehn::mountainwave {
+namespace foehn::petsc {
 
 // Wall seconds spent by the assembler, summed since the last reset: the assembly itself (the
 // device kernels waited for) and what follows it (edits, copies, the PETSc update).
@@ -37,8 +37,12 @@ class SystemAssembler {
  public:
   // device_solves: the PETSc matrices and vectors given to assemble() are on the GPU, and so are
   // the operators' fields (CUDA backend only).
-  SystemAssembler(const petsc::DistributedMesh& mesh, Backend backend,
-                  fe::AssemblyStrategy strategy, bool device_solves);
+  SystemAssembler(const DistributedMesh& mesh, Backend backend, fe::AssemblyStrategy strategy,
+                  bool device_solves);
+  // The same with every option of fe::Assembler (backend cpu|cuda|auto, strategy, threads, the
+  // caller's stream, ...): petsc::assembler_options_from_database gives them from the options.
+  SystemAssembler(const DistributedMesh& mesh, const fe::AssemblerOptions& options,
+                  bool device_solves);
   ~SystemAssembler();
   SystemAssembler(const SystemAssembler&) = delete;
   SystemAssembler& operator=(const SystemAssembler&) = delete;
@@ -71,8 +75,8 @@ class SystemAssembler {
   // read with another block shape: the divergence's 1 x 3 blocks D_{i,(j,a)} = int N_i dN_j/dx_a
   // are, value for value, the gradient's 3 x 1 blocks G_{(i,a),j}.
   template <class Op>
-  void assemble(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                const Edit& edit = {}, petsc::PetscMatrix* same_values = nullptr);
+  void assemble(const Op& op, PetscMatrix& matrix, PetscVector* rhs, const Edit& edit = {},
+                PetscMatrix* same_values = nullptr);
 
   const AssemblyTimes& times() const noexcept { return times_; }
   void reset_times() noexcept { times_ = {}; }
@@ -81,17 +85,17 @@ class SystemAssembler {
   struct Device;
   const double* device_copy_of(const fe::FieldRef& field);
   template <class Op>
-  void assemble_on_host(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                        const Edit& edit, petsc::PetscMatrix* same_values);
+  void assemble_on_host(const Op& op, PetscMatrix& matrix, PetscVector* rhs, const Edit& edit,
+                        PetscMatrix* same_values);
   template <class Op>
-  void assemble_into_petsc(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                           const Edit& edit, petsc::PetscMatrix* same_values);
+  void assemble_into_petsc(const Op& op, PetscMatrix& matrix, PetscVector* rhs, const Edit& edit,
+                           PetscMatrix* same_values);
   template <class Op>
-  void assemble_then_copy(const Op& op, petsc::PetscMatrix& matrix, petsc::PetscVector* rhs,
-                          const Edit& edit, petsc::PetscMatrix* same_values);
+  void assemble_then_copy(const Op& op, PetscMatrix& matrix, PetscVector* rhs, const Edit& edit,
+                          PetscMatrix* same_values);
 
-  Backend backend_;
-  fe::AssemblyStrategy strategy_;
+  Backend backend_ = Backend::cpu;
+  fe::AssemblyStrategy strategy_ = fe::default_assembly_strategy;
   bool device_solves_;
   fe::Assembler assembler_;
   std::map<int, fe::BlockCsrMatrix> host_matrices_;  // by block shape (rows * 4 + cols)
@@ -101,4 +105,4 @@ class SystemAssembler {
   AssemblyTimes times_;
 };
 
-}  // namespace foehn::mountainwave
+}  // namespace foehn::petsc
