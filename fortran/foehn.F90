@@ -395,7 +395,7 @@ contains
     call foehn_operator_destroy(op)
   end subroutine
 
-  ! backend: 'cpu', 'cuda' or 'auto'; strategy: 'seed', 'fused_atomic', 'fused_map',
+  ! backend: 'cpu', 'cuda' or 'auto'; strategy: 'staged', 'fused_atomic', 'fused_map',
   ! 'deterministic', 'row_gather' or 'auto'. Left out: backend 'auto', strategy 'fused_map'.
   subroutine foehn_assembler_create(assembler, mesh, backend, strategy, ierr)
     type(foehn_assembler), intent(inout) :: assembler

@@ -1,4 +1,4 @@
-// bench_assembly: the GPU assembly engine against the published pipeline (`seed`), the CPU
+// bench_assembly: the GPU assembly engine against the published pipeline (`staged`), the CPU
 // reference on one core and a PyTorch/CuPy peer, on Mountainwave3D meshes of increasing size.
 // Writes bench/results/assembly-<device>-<date>.json and .md (the format of BENCHMARKS.md).
 //
@@ -177,9 +177,9 @@ void run_operator(BenchReport& report, const Options& o, const TetMesh& mesh,
                      rhs_difference(result_rhs) <= 1e-14 &&
                      (!fe::bitwise_equal_to_cpu(s) ||
                       (result.values == reference.values && result_rhs == reference_rhs));
-    if (s != fe::AssemblyStrategy::seed) {
-      c.baseline = "seed";
-      c.speedup_vs_baseline = times["seed"] / ms;
+    if (s != fe::AssemblyStrategy::staged) {
+      c.baseline = "staged";
+      c.speedup_vs_baseline = times["staged"] / ms;
     }
     derive_bandwidths(c, report.copy_bandwidth_gbs);
     times[c.variant] = ms;
@@ -192,14 +192,14 @@ void run_operator(BenchReport& report, const Options& o, const TetMesh& mesh,
   }
 
   if (numbering == "natural") {  // the published breakdown, once per size
-    fe::SeedStageTimes stages;
+    fe::StagedPipelineTimes stages;
     fe::CudaAssemblyOptions profiled{o.block_size, &stages};
     fe::CudaAssembler profiling(mesh, stream, profiled);
     fe::CudaAssembler warm(mesh, stream, {o.block_size, nullptr});  // warm-ups, unprofiled
     for (int i = 0; i < o.warmups; ++i)
-      warm.assemble(op, matrix, rhs_ptr, fe::AssemblyStrategy::seed);
+      warm.assemble(op, matrix, rhs_ptr, fe::AssemblyStrategy::staged);
     for (int i = 0; i < o.repeats; ++i)
-      profiling.assemble(op, matrix, rhs_ptr, fe::AssemblyStrategy::seed);
+      profiling.assemble(op, matrix, rhs_ptr, fe::AssemblyStrategy::staged);
     const double n = stages.calls;
     const std::pair<const char*, double> parts[] = {
         {"gather", stages.gather_ms / n},
@@ -210,9 +210,9 @@ void run_operator(BenchReport& report, const Options& o, const TetMesh& mesh,
         {"rhs_addto", stages.rhs_ms / n}};
     for (const auto& [stage, ms] : parts) {
       BenchCase c;
-      c.name = name + "_seed_stage_" + stage;
+      c.name = name + "_staged_stage_" + stage;
       c.size = tets;
-      c.variant = "seed";
+      c.variant = "staged";
       c.ordering = numbering;
       c.time_ms = ms;
       c.repeats = o.repeats;

@@ -17,7 +17,8 @@ void write_raw(const std::filesystem::path& path, const T* data, std::size_t cou
 }
 }  // namespace
 
-void export_peer_inputs(const TetMesh& mesh, const Stream& stream, const std::filesystem::path& dir) {
+void export_peer_inputs(const TetMesh& mesh, const Stream& stream,
+                        const std::filesystem::path& dir) {
   const std::filesystem::path folder = dir / std::to_string(mesh.tet_count());
   std::filesystem::create_directories(folder);
   fe::CudaAssembler gpu(mesh, stream);
@@ -55,7 +56,7 @@ void add_published_a100_cases(BenchReport& report) {
                                {"rhs_addto", 0.116}};
   for (const Published& p : figures) {
     BenchCase c;
-    c.name = std::string("diffusion_csr_seed_stage_") + p.stage;
+    c.name = std::string("diffusion_csr_staged_stage_") + p.stage;
     c.size = 554394;
     c.variant = "published_a100";
     c.ordering = "adaptive";

@@ -84,7 +84,7 @@ foehn_status foehn_operator_block_shape(foehn_operator op, int* block_rows, int*
 foehn_status foehn_operator_destroy(foehn_operator* op);
 
 /* An assembler for the rank's part of `mesh` (which may be destroyed afterwards): backend "cpu",
- * "cuda" or "auto" (NULL: "auto"); strategy "seed", "fused_atomic", "fused_map",
+ * "cuda" or "auto" (NULL: "auto"); strategy "staged", "fused_atomic", "fused_map",
  * "deterministic", "row_gather" or "auto" (NULL: "auto", which is "deterministic": the CPU's
  * sums, bitwise). */
 foehn_status foehn_assembler_create(foehn_mesh mesh, const char* backend, const char* strategy,

@@ -1,12 +1,12 @@
-#include "foehn/fe/cuda_assembler.hpp"
+#include "foehn/fe/assembly_strategy.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::fe {
 
 std::string_view to_string(AssemblyStrategy strategy) {
   switch (strategy) {
-    case AssemblyStrategy::seed:
-      return "seed";
+    case AssemblyStrategy::staged:
+      return "staged";
     case AssemblyStrategy::fused_atomic:
       return "fused_atomic";
     case AssemblyStrategy::fused_map:
@@ -29,10 +29,11 @@ std::vector<std::pair<std::string, AssemblyStrategy>> assembly_strategy_choices(
 
 AssemblyStrategy parse_assembly_strategy(std::string_view name) {
   if (name == "auto") return default_assembly_strategy;
+  if (name == "seed") return AssemblyStrategy::staged;  // its name until 2026-11
   for (AssemblyStrategy s : all_assembly_strategies)
     if (name == to_string(s)) return s;
   fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name,
-       "' (valid: auto, seed, fused_atomic, fused_map, deterministic, row_gather)");
+       "' (valid: auto, staged, fused_atomic, fused_map, deterministic, row_gather)");
 }
 
 }  // namespace foehn::fe

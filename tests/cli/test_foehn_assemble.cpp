@@ -374,7 +374,7 @@ TEST_F(AssembleTool, RejectsBadInputAndWritesNothing) {
   expect_bad_input("-colour red", "-colour");
   expect_bad_input("-foehn_backend gpu", "-foehn_backend 'gpu': expected one of cpu, cuda, auto");
   expect_bad_input("-foehn_assembly fastest",
-                   "-foehn_assembly 'fastest': expected one of auto, seed, fused_atomic, "
+                   "-foehn_assembly 'fastest': expected one of auto, staged, fused_atomic, "
                    "fused_map, deterministic, row_gather");
   // A wrong backend value is one line naming the option, nothing else.
   const RunResult gpu = run_tool(small_mesh + " -foehn_backend gpu");

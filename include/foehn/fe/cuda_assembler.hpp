@@ -2,7 +2,7 @@
 // The CUDA backend of the FE core: the operators of operators.hpp assembled on the GPU, with
 // five interchangeable strategies that produce the same matrix:
 //
-//   seed           the published pipeline, kernel by kernel: gather element-local arrays,
+//   staged         the published pipeline, kernel by kernel: gather element-local arrays,
 //                  transform_to_physical writing shape derivatives and detwei per quadrature
 //                  point, coefficients at the quadrature points, an element-matrix kernel
 //                  writing E x 16 R C values, then a separate binary-search + atomicAdd scatter
@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "foehn/fe/assembly_strategy.hpp"
 #include "foehn/fe/block_csr_matrix.hpp"
 #include "foehn/fe/device_block_csr_matrix.hpp"
 #include "foehn/fe/operators.hpp"
@@ -38,32 +39,10 @@
 
 namespace foehn::fe {
 
-enum class AssemblyStrategy { seed, fused_atomic, fused_map, deterministic, row_gather };
-
-// What `-foehn_assembly auto` (every program's default) selects: the fastest strategy measured
-// by bench/assembly on the H100 at 10 M tets for both the CSR and the 3x3 BCSR operators, in
-// natural and reordered numbering (docs/fe_assembly.md has the table), which is also bitwise
-// equal to the CPU reference.
-inline constexpr AssemblyStrategy default_assembly_strategy = AssemblyStrategy::deterministic;
-
-std::string_view to_string(AssemblyStrategy strategy);
-// "seed", "fused_atomic", "fused_map", "deterministic", "row_gather", or "auto" (the
-// default_assembly_strategy); anything else is invalid_input.
-AssemblyStrategy parse_assembly_strategy(std::string_view name);
-inline constexpr AssemblyStrategy all_assembly_strategies[] = {
-    AssemblyStrategy::seed, AssemblyStrategy::fused_atomic, AssemblyStrategy::fused_map,
-    AssemblyStrategy::deterministic, AssemblyStrategy::row_gather};
-// Whether the strategy's sums are the CPU reference's, bit for bit (no atomics, element order).
-constexpr bool bitwise_equal_to_cpu(AssemblyStrategy strategy) {
-  return strategy == AssemblyStrategy::deterministic || strategy == AssemblyStrategy::row_gather;
-}
-// The names an option may take: "auto" (default_assembly_strategy), then every strategy.
-std::vector<std::pair<std::string, AssemblyStrategy>> assembly_strategy_choices();
-
-// Per-stage times of the seed pipeline (milliseconds, summed over calls), for the published
+// Per-stage times of the staged pipeline (milliseconds, summed over calls), for the published
 // breakdown: events between the stages, and a wait for the last one at the end of every
 // profiled assembly (benchmarks only).
-struct SeedStageTimes {
+struct StagedPipelineTimes {
   double gather_ms = 0, transform_ms = 0, coefficient_ms = 0, element_ms = 0, scatter_ms = 0,
          rhs_ms = 0;
   int calls = 0;
@@ -71,7 +50,7 @@ struct SeedStageTimes {
 
 struct CudaAssemblyOptions {
   int block_size = 256;  // threads per block of the element kernels (128 or 256 in the paper)
-  SeedStageTimes* seed_profile = nullptr;  // when set, seed assemblies record stage times
+  StagedPipelineTimes* staged_profile = nullptr;  // when set, staged assemblies record stage times
 };
 
 class CudaAssembler {

@@ -26,11 +26,11 @@
 #include "foehn/fe/cuda/deterministic_strategy.cuh"
 #include "foehn/fe/cuda/fused_strategy.cuh"
 #include "foehn/fe/cuda/row_gather_strategy.cuh"
-#include "foehn/fe/cuda/seed_strategy.cuh"
+#include "foehn/fe/cuda/staged_strategy.cuh"
 #define FOEHN_DEFINE_OPERATOR(Op)          \
   FOEHN_INSTANTIATE_CPU_ASSEMBLY(Op)       \
   FOEHN_INSTANTIATE_CUDA_DISPATCH(Op)      \
-  FOEHN_INSTANTIATE_CUDA_SEED(Op)          \
+  FOEHN_INSTANTIATE_CUDA_STAGED(Op)        \
   FOEHN_INSTANTIATE_CUDA_FUSED(Op)         \
   FOEHN_INSTANTIATE_CUDA_DETERMINISTIC(Op) \
   FOEHN_INSTANTIATE_CUDA_ROW_GATHER(Op)

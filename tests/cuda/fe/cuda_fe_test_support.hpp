@@ -10,14 +10,12 @@
 #include "foehn/mesh/validate.hpp"
 #include "foehn/runtime/device_array.hpp"
 #include "support/random_values.hpp"
+#include "support/small_mountain.hpp"
 
 namespace foehn::fe::testing {
 
 inline TetMesh mountain_test_mesh() {
-  MountainMeshOptions o;
-  o.cells_x = o.cells_y = 10;
-  o.cells_z = 8;
-  return generate_mountain_mesh(o);
+  return foehn::testing::small_mountain(10, 10, 8);
 }
 
 // Shuffled numbering and interior nodes moved by up to 10% of the local spacing: no structure

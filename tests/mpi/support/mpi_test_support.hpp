@@ -18,6 +18,7 @@
 #include "foehn/mesh/mountain.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/runtime/error.hpp"
+#include "support/small_mountain.hpp"
 #include "unit/mesh/support/box_mesh.hpp"
 
 namespace foehn::testing {
@@ -81,11 +82,7 @@ inline TetMesh make_small_box() {
 
 // The mountain domain at 6 x 6 x 4 cells (864 tets), with the box test fields.
 inline TetMesh make_small_mountain() {
-  MountainMeshOptions options;
-  options.cells_x = 6;
-  options.cells_y = 6;
-  options.cells_z = 4;
-  TetMesh mesh = generate_mountain_mesh(options);
+  TetMesh mesh = small_mountain();
   add_test_fields(mesh);
   return mesh;
 }

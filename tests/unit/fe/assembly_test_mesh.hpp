@@ -7,13 +7,12 @@
 #include <vector>
 
 #include "foehn/mesh/mountain.hpp"
+#include "support/small_mountain.hpp"
 
 namespace foehn::fe::testing {
 
 inline TetMesh small_mountain_mesh(int cells = 6) {
-  MountainMeshOptions options;
-  options.cells_x = options.cells_y = cells;
-  options.cells_z = cells - 2;
+  MountainMeshOptions options = foehn::testing::small_mountain_options(cells, cells, cells - 2);
   options.length_x = options.length_y = 6000.0;  // keep the mountain well resolved
   options.height = 4000.0;
   return generate_mountain_mesh(options);

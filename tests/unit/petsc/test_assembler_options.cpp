@@ -21,10 +21,10 @@ class AssemblerOptionsFromDatabase : public ::testing::Test {
 
 TEST_F(AssemblerOptionsFromDatabase, PrefixedOptionsAreReadAndOthersKeepTheirDefaults) {
   fe::AssemblerOptions defaults;
-  defaults.strategy = fe::AssemblyStrategy::seed;
+  defaults.strategy = fe::AssemblyStrategy::staged;
   fe::AssemblerOptions read = assembler_options_from_database(PETSC_COMM_SELF, "sys_", defaults);
   EXPECT_EQ(read.backend, "auto");
-  EXPECT_EQ(read.strategy, fe::AssemblyStrategy::seed);
+  EXPECT_EQ(read.strategy, fe::AssemblyStrategy::staged);
 
   ASSERT_EQ(PetscOptionsSetValue(nullptr, "-sys_foehn_backend", "cpu"), 0);
   ASSERT_EQ(PetscOptionsSetValue(nullptr, "-sys_foehn_assembly", "deterministic"), 0);

@@ -8,6 +8,7 @@
 #include <petscvec.h>
 
 #include <cmath>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 #include "support/error_category.hpp"
+#include "support/small_mountain.hpp"
 
 namespace foehn::petsc {
 namespace {
@@ -30,6 +32,11 @@ struct PlacementCase {
   Backend backend;
   bool device_solves;
 };
+
+// Test names show the placement's name (not its bytes).
+void PrintTo(const PlacementCase& c, std::ostream* os) {
+  *os << c.name;
+}
 
 double linear(const Point3& x) {
   return 1.0 + 2e-4 * x[0] - 3e-4 * x[1] + 5e-4 * x[2];
@@ -43,10 +50,7 @@ class SystemTest : public ::testing::TestWithParam<PlacementCase> {
       GTEST_SKIP() << "no CUDA device on this machine";
     if (c.device_solves && !device_solves_available())
       GTEST_SKIP() << "this PETSc is built without CUDA";
-    MountainMeshOptions o;
-    o.cells_x = o.cells_y = 7;
-    o.cells_z = 5;
-    whole_ = generate_mountain_mesh(o);
+    whole_ = foehn::testing::small_mountain(7, 7, 5);
     mesh_ = distribute_mesh(PETSC_COMM_SELF, &whole_);
   }
   TetMesh whole_;

@@ -20,6 +20,7 @@
 #include "placement_test_functors.hpp"
 #include "support/momentum_matrix.hpp"
 #include "support/random_values.hpp"
+#include "support/small_mountain.hpp"
 
 namespace foehn {
 namespace {
@@ -95,10 +96,7 @@ TEST_P(PlacementTest, PlacedArraysSwapTheirPlacementsAndCheckSizes) {
 // diagonals), the device result bitwise equal to it.
 TEST_P(PlacementTest, ConstraintsEditRowsAndRightHandSidesWhereTheValuesLive) {
   const Placement where = placement();
-  MountainMeshOptions o;
-  o.cells_x = o.cells_y = 6;
-  o.cells_z = 5;
-  const TetMesh mesh = generate_mountain_mesh(o);
+  const TetMesh mesh = testing::small_mountain(6, 6, 5);
   const fe::BlockCsrMatrix momentum = testing::assembled_momentum(mesh);
   const std::size_t points = 3 * mesh.node_count();
   const auto owned_nodes = static_cast<std::int32_t>(mesh.node_count() - 4);  // 4 "ghosts"

@@ -82,7 +82,7 @@ TEST(MountainWaveGpu, AtomicAssemblyMatchesTheCpuRunToRoundOff) {
   const auto mesh = distributed_small_mesh(domain, PETSC_COMM_SELF);
   const ModelState cpu = run(mesh, domain, Backend::cpu, fe::AssemblyStrategy::fused_atomic, 10);
   for (const auto strategy : {fe::AssemblyStrategy::fused_atomic, fe::AssemblyStrategy::fused_map,
-                              fe::AssemblyStrategy::seed}) {
+                              fe::AssemblyStrategy::staged}) {
     const ModelState gpu = run(mesh, domain, Backend::cuda, strategy, 10);
     const double dw = max_abs_difference(vertical_velocity(gpu), vertical_velocity(cpu));
     const double dtheta = max_abs_difference(gpu.theta, cpu.theta);

@@ -14,15 +14,13 @@
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "model_state.hpp"
 #include "mpi/support/mpi_test_support.hpp"
+#include "support/small_mountain.hpp"
 
 namespace foehn::testing {
 
 // The mountain domain at 6 x 6 x 4 cells (245 nodes, 864 tets), without extra fields.
 inline TetMesh io_test_mountain(int cells_x = 6, double mountain_height = 400.0) {
-  MountainMeshOptions options;
-  options.cells_x = cells_x;
-  options.cells_y = 6;
-  options.cells_z = 4;
+  MountainMeshOptions options = small_mountain_options(cells_x);
   options.mountain_height = mountain_height;
   return generate_mountain_mesh(options);
 }

@@ -11,7 +11,7 @@ namespace foehn::mountainwave {
 namespace {
 
 // The seed paper's "4 CPU cores + 1 GPU" column as one step (our extra rows zero).
-StepTimings published_step() {
+StepTimings sample_step() {
   StepTimings timings;
   timings.add(TimedPhase::temperature_matrix, 0.0120);
   timings.add(TimedPhase::water_vapor_matrix, 0.0041);
@@ -61,8 +61,8 @@ TEST(TimingTableTest, RowsAddUpToTheStepAndPercentagesToHundred) {
   EXPECT_THROW((void)table.row("nonsense"), foehn::Error);
 }
 
-TEST(TimingTableTest, MarkdownInTheLayoutOfTable10) {
-  const std::string markdown = published_step().table("4 CPU cores + 1 GPU").markdown();
+TEST(TimingTableTest, MarkdownInThePaperTableLayout) {
+  const std::string markdown = sample_step().table("4 CPU cores + 1 GPU").markdown();
   const char* expected_lines[] = {
       "| Functional module | 4 CPU cores + 1 GPU Time (s) | Percentage |",
       "| Temperature Matrix | 0.012 | 0.25% |",
@@ -81,7 +81,7 @@ TEST(TimingTableTest, MarkdownInTheLayoutOfTable10) {
 }
 
 TEST(TimingTableTest, Json) {
-  const std::string json = published_step().table("a \"quoted\" label").json();
+  const std::string json = sample_step().table("a \"quoted\" label").json();
   for (const char* expected :
        {"\"label\": \"a \\\"quoted\\\" label\"", "\"steps\": 1", "\"ranks\": 1",
         "{\"key\": \"temperature_matrix\", \"label\": \"Temperature Matrix\", "

@@ -31,8 +31,8 @@ void CudaAssembler::assemble(const Op& op, const DeviceAssemblyTarget& target,
     return;
   }
   switch (strategy) {
-    case AssemblyStrategy::seed:
-      return assemble_seed(*impl_, op, target);
+    case AssemblyStrategy::staged:
+      return assemble_staged(*impl_, op, target);
     case AssemblyStrategy::fused_atomic:
       return assemble_fused(*impl_, op, target, false);
     case AssemblyStrategy::fused_map:

@@ -90,11 +90,11 @@ __device__ void element_result(const Op& op, const double* __restrict__ coordina
     poison_element(element);
 }
 
-// Strategy entry points (seed_strategy.cuh, fused_strategy.cuh, deterministic_strategy.cuh,
+// Strategy entry points (staged_strategy.cuh, fused_strategy.cuh, deterministic_strategy.cuh,
 // row_gather_strategy.cuh).
 // The target's sizes have been checked.
 template <class Op>
-void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target);
+void assemble_staged(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target);
 template <class Op>
 void assemble_fused(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target,
                     bool use_slot_map);

@@ -19,8 +19,8 @@ namespace foehn {
 namespace {
 
 // Published Mountainwave3D mesh (seed paper, section 5): 103,635 nodes and 554,394 tets.
-constexpr double published_nodes = 103635.0;
-constexpr double published_tets = 554394.0;
+constexpr double paper_mesh_nodes = 103635.0;
+constexpr double paper_mesh_tets = 554394.0;
 
 class DefaultMountainMesh : public ::testing::Test {
  protected:
@@ -31,8 +31,8 @@ class DefaultMountainMesh : public ::testing::Test {
 TetMesh* DefaultMountainMesh::mesh_ = nullptr;
 
 TEST_F(DefaultMountainMesh, MatchesPublishedSizeWithinTenPercent) {
-  EXPECT_NEAR(mesh_->node_count() / published_nodes, 1.0, 0.10);
-  EXPECT_NEAR(mesh_->tet_count() / published_tets, 1.0, 0.10);
+  EXPECT_NEAR(mesh_->node_count() / paper_mesh_nodes, 1.0, 0.10);
+  EXPECT_NEAR(mesh_->tet_count() / paper_mesh_tets, 1.0, 0.10);
 }
 
 TEST_F(DefaultMountainMesh, IsValidWithNoInvertedElement) {

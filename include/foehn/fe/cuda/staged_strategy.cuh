@@ -1,5 +1,5 @@
 #pragma once
-// seed: the published GPU pipeline of Fluidity-Atmosphere (seed paper, sections 3-4), kernel
+// staged: the published GPU pipeline of Fluidity-Atmosphere (seed paper, sections 3-4), kernel
 // by kernel, written from its description. Every stage writes its results to global memory
 // and the next stage reads them back:
 //   1. gather (ele_val_*): element-local copies of the coordinates and of every nodal field;
@@ -25,10 +25,10 @@ namespace strategy_detail {
 
 constexpr int kNgi = DefaultRule::ngi;
 
-static __global__ void seed_gather_coordinates(const double* __restrict__ coordinates,
-                                               const std::int32_t* __restrict__ tets,
-                                               std::int64_t tet_count,
-                                               double* __restrict__ x_local) {
+static __global__ void staged_gather_coordinates(const double* __restrict__ coordinates,
+                                                 const std::int32_t* __restrict__ tets,
+                                                 std::int64_t tet_count,
+                                                 double* __restrict__ x_local) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i) {
@@ -37,9 +37,9 @@ static __global__ void seed_gather_coordinates(const double* __restrict__ coordi
   }
 }
 
-static __global__ void seed_gather_field(const double* __restrict__ field, int components,
-                                         const std::int32_t* __restrict__ tets,
-                                         std::int64_t tet_count, double* __restrict__ local) {
+static __global__ void staged_gather_field(const double* __restrict__ field, int components,
+                                           const std::int32_t* __restrict__ tets,
+                                           std::int64_t tet_count, double* __restrict__ local) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i) {
@@ -49,10 +49,10 @@ static __global__ void seed_gather_field(const double* __restrict__ field, int c
   }
 }
 
-static __global__ void seed_transform_to_physical(const double* __restrict__ x_local,
-                                                  std::int64_t tet_count,
-                                                  double* __restrict__ dshape,
-                                                  double* __restrict__ detwei) {
+static __global__ void staged_transform_to_physical(const double* __restrict__ x_local,
+                                                    std::int64_t tet_count,
+                                                    double* __restrict__ dshape,
+                                                    double* __restrict__ detwei) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   Mat<4, 3> x;
@@ -72,9 +72,9 @@ static __global__ void seed_transform_to_physical(const double* __restrict__ x_l
 // points, stored component-major, at_quad[(gi * Components + c) * tet_count + e], so that both
 // this kernel's stores and the element kernel's loads are coalesced across a warp.
 template <int Components>
-__global__ void seed_coefficient_at_quadrature(const double* __restrict__ local,
-                                               std::int64_t tet_count,
-                                               double* __restrict__ at_quad) {
+__global__ void staged_coefficient_at_quadrature(const double* __restrict__ local,
+                                                 std::int64_t tet_count,
+                                                 double* __restrict__ at_quad) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   const Mat<kNgi, 4> n = p1_shape_at_quad(DefaultRule{});
@@ -95,7 +95,7 @@ __global__ void seed_coefficient_at_quadrature(const double* __restrict__ local,
 }
 
 // Pointers to the arrays the earlier stages wrote.
-struct SeedArrays {
+struct StagedArrays {
   const double* x_local;
   const double* dshape;
   const double* detwei;
@@ -103,8 +103,9 @@ struct SeedArrays {
 };
 
 template <class Op>
-__global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_count,
-                                      double* __restrict__ matrices, double* __restrict__ vectors) {
+__global__ void staged_element_matrices(Op op, StagedArrays in, std::int64_t tet_count,
+                                        double* __restrict__ matrices,
+                                        double* __restrict__ vectors) {
   constexpr int R = Op::block_rows, C = Op::block_cols;
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
@@ -153,11 +154,11 @@ __global__ void seed_element_matrices(Op op, SeedArrays in, std::int64_t tet_cou
 }
 
 template <int R, int C>
-__global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets,
-                                         std::int64_t tet_count,
-                                         const std::int32_t* __restrict__ row_offsets,
-                                         const std::int32_t* __restrict__ column_indices,
-                                         const double* __restrict__ matrices, double* values) {
+__global__ void staged_assemble_csr_matrix(const std::int32_t* __restrict__ tets,
+                                           std::int64_t tet_count,
+                                           const std::int32_t* __restrict__ row_offsets,
+                                           const std::int32_t* __restrict__ column_indices,
+                                           const double* __restrict__ matrices, double* values) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i)
@@ -171,8 +172,8 @@ __global__ void seed_assemble_csr_matrix(const std::int32_t* __restrict__ tets,
 }
 
 template <int R>
-__global__ void seed_rhs_addto(const std::int32_t* __restrict__ tets, std::int64_t tet_count,
-                               const double* __restrict__ vectors, double* rhs) {
+__global__ void staged_rhs_addto(const std::int32_t* __restrict__ tets, std::int64_t tet_count,
+                                 const double* __restrict__ vectors, double* rhs) {
   const std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (e >= tet_count) return;
   for (int i = 0; i < 4; ++i)
@@ -184,7 +185,7 @@ __global__ void seed_rhs_addto(const std::int32_t* __restrict__ tets, std::int64
 }  // namespace strategy_detail
 
 template <class Op>
-void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target) {
+void assemble_staged(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemblyTarget& target) {
   using namespace strategy_detail;
   constexpr int R = Op::block_rows, C = Op::block_cols;
   const Stream& stream = *impl.stream;
@@ -193,7 +194,7 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   const unsigned grid = impl.grid_for(e_count);
   const int block = impl.options.block_size;
   // Optional stage timing: events between the stages (the published breakdown).
-  SeedStageTimes* profile = impl.options.seed_profile;
+  StagedPipelineTimes* profile = impl.options.staged_profile;
   std::unique_ptr<Event[]> marks = profile ? std::make_unique<Event[]>(7) : nullptr;
   int mark = 0;
   auto stage_done = [&] {
@@ -203,9 +204,9 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
 
   // 1. gathers
   DeviceArray<double> x_local(e_count * 12, stream);
-  seed_gather_coordinates<<<grid, block, 0, s>>>(impl.coordinates.data(), impl.tets.data(), e_count,
-                                                 x_local.data());
-  FOEHN_CUDA_CHECK_LAUNCH("seed gather coordinates");
+  staged_gather_coordinates<<<grid, block, 0, s>>>(impl.coordinates.data(), impl.tets.data(),
+                                                   e_count, x_local.data());
+  FOEHN_CUDA_CHECK_LAUNCH("staged gather coordinates");
   std::vector<DeviceArray<double>> gathered;
   gathered.reserve(4);
   // The field the operator takes at the quadrature points, if any (stage 3).
@@ -216,18 +217,18 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   const Op local_op =
       with_fields_replaced(op, [&](const FieldRef& field, int components, const char*) {
         gathered.emplace_back(e_count * 4 * components, stream);
-        seed_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(), e_count,
-                                                 gathered.back().data());
-        FOEHN_CUDA_CHECK_LAUNCH("seed gather field");
+        staged_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(),
+                                                   e_count, gathered.back().data());
+        FOEHN_CUDA_CHECK_LAUNCH("staged gather field");
         if (field.data == quad_field) quad_source = gathered.back().data();
         return FieldRef{gathered.back().data(), e_count * 4 * components};
       });
   stage_done();
   // 2. transform_to_physical at every quadrature point
   DeviceArray<double> dshape(e_count * kNgi * 12, stream), detwei(e_count * kNgi, stream);
-  seed_transform_to_physical<<<grid, block, 0, s>>>(x_local.data(), e_count, dshape.data(),
-                                                    detwei.data());
-  FOEHN_CUDA_CHECK_LAUNCH("seed transform_to_physical");
+  staged_transform_to_physical<<<grid, block, 0, s>>>(x_local.data(), e_count, dshape.data(),
+                                                      detwei.data());
+  FOEHN_CUDA_CHECK_LAUNCH("staged transform_to_physical");
   stage_done();
   // 3. the operator's coefficient at the quadrature points (diffusion tensor, advecting velocity)
   DeviceArray<double> at_quad;
@@ -235,9 +236,9 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
     if (quad_source) {
       constexpr int components = Op::quadrature_coefficient_components;
       at_quad = DeviceArray<double>(e_count * kNgi * components, stream);
-      seed_coefficient_at_quadrature<components>
+      staged_coefficient_at_quadrature<components>
           <<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
-      FOEHN_CUDA_CHECK_LAUNCH("seed coefficient at quadrature");
+      FOEHN_CUDA_CHECK_LAUNCH("staged coefficient at quadrature");
     }
   }
   stage_done();
@@ -245,22 +246,23 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
   DeviceArray<double> matrices(e_count * 16 * R * C, stream);
   const bool with_rhs = target.rhs != nullptr;
   DeviceArray<double> vectors(with_rhs ? e_count * 4 * R : 0, stream);
-  const SeedArrays arrays{x_local.data(), dshape.data(), detwei.data(),
-                          at_quad.size() > 0 ? at_quad.data() : nullptr};
-  seed_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
-                                                   with_rhs ? vectors.data() : nullptr);
-  FOEHN_CUDA_CHECK_LAUNCH("seed element matrices");
+  const StagedArrays arrays{x_local.data(), dshape.data(), detwei.data(),
+                            at_quad.size() > 0 ? at_quad.data() : nullptr};
+  staged_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
+                                                     with_rhs ? vectors.data() : nullptr);
+  FOEHN_CUDA_CHECK_LAUNCH("staged element matrices");
   stage_done();
   // 5. scatter by binary search + atomicAdd; 6. the RHS
   zero_target(impl, target);
-  seed_assemble_csr_matrix<R, C>
+  staged_assemble_csr_matrix<R, C>
       <<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
                               impl.column_indices.data(), matrices.data(), target.values);
-  FOEHN_CUDA_CHECK_LAUNCH("seed assemble_csr_matrix");
+  FOEHN_CUDA_CHECK_LAUNCH("staged assemble_csr_matrix");
   stage_done();
   if (with_rhs) {
-    seed_rhs_addto<R><<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), target.rhs);
-    FOEHN_CUDA_CHECK_LAUNCH("seed rhs_addto");
+    staged_rhs_addto<R>
+        <<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), target.rhs);
+    FOEHN_CUDA_CHECK_LAUNCH("staged rhs_addto");
   }
   stage_done();
   if (profile) {
@@ -277,6 +279,6 @@ void assemble_seed(CudaAssembler::Impl& impl, const Op& op, const DeviceAssembly
 
 }  // namespace foehn::fe
 
-#define FOEHN_INSTANTIATE_CUDA_SEED(Op)                                              \
-  template void foehn::fe::assemble_seed(foehn::fe::CudaAssembler::Impl&, const Op&, \
-                                         const foehn::fe::DeviceAssemblyTarget&);
+#define FOEHN_INSTANTIATE_CUDA_STAGED(Op)                                              \
+  template void foehn::fe::assemble_staged(foehn::fe::CudaAssembler::Impl&, const Op&, \
+                                           const foehn::fe::DeviceAssemblyTarget&);

@@ -1,6 +1,0 @@
-// The library's instantiations of the seed strategy for the built-in operators (the strategy
-// itself is a template in foehn/fe/cuda/seed_strategy.cuh).
-#include "foehn/fe/cuda/seed_strategy.cuh"
-#include "foehn/fe/operator_list.hpp"
-
-FOEHN_FOR_EACH_BUILTIN_OPERATOR(FOEHN_INSTANTIATE_CUDA_SEED)
