@@ -26,8 +26,10 @@
 
 #include <petscksp.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace foehn::petsc {
 
@@ -170,5 +172,23 @@ class LinearSolver {
 
   SolverStatistics statistics_;
 };
+
+namespace detail {
+
+// What LinearSolver knows about a preconditioner set-up it is about to run.
+struct GamgSetup {
+  bool gamg = false;                 // the PC is GAMG
+  bool device_operator = false;      // its operator is a cuSPARSE matrix
+  bool reuse_interpolation = false;  // -<prefix>pc_gamg_reuse_interpolation
+};
+
+// The options LinearSolver puts in PETSc's database for one GAMG set-up only (and clears after),
+// each unless `user_gave(name)`: -mat_product_clear (GAMG never reuses its products' buffers
+// without reuse_interpolation), and, for an operator on the GPU, -matptap_backend_cpu and
+// -matmatmult_backend_cpu: PETSc 3.26's cuSPARSE SpGEMM does not always return (docs/solvers.md).
+std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
+                                            const std::function<bool(const char*)>& user_gave);
+
+}  // namespace detail
 
 }  // namespace foehn::petsc

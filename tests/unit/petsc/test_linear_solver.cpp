@@ -259,6 +259,27 @@ TEST(LinearSolverGamg, AUsersMatProductClearDecides) {
   EXPECT_EQ(coarse_operator_product("keep_"), MATPRODUCT_PtAP);
 }
 
+// What LinearSolver sets for one GAMG set-up: buffers freed unless GAMG reuses its
+// interpolation; for an operator on the GPU, the Galerkin products on the host; never an option
+// the user gave, nothing for another preconditioner.
+TEST(LinearSolverGamg, SetupPresetsFollowThePlacementAndTheUsersOptions) {
+  using detail::gamg_setup_presets;
+  const auto none = [](const char*) { return false; };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(gamg_setup_presets({false, true, false}, none), Names{});
+  EXPECT_EQ(gamg_setup_presets({true, false, false}, none), Names{"-mat_product_clear"});
+  EXPECT_EQ(gamg_setup_presets({true, false, true}, none), Names{});
+  EXPECT_EQ(gamg_setup_presets({true, true, false}, none),
+            (Names{"-mat_product_clear", "-matptap_backend_cpu", "-matmatmult_backend_cpu"}));
+  EXPECT_EQ(gamg_setup_presets({true, true, true}, none),
+            (Names{"-matptap_backend_cpu", "-matmatmult_backend_cpu"}));
+  const auto gave_ptap = [](const char* name) {
+    return std::string(name) == "-matptap_backend_cpu";
+  };
+  EXPECT_EQ(gamg_setup_presets({true, true, false}, gave_ptap),
+            (Names{"-mat_product_clear", "-matmatmult_backend_cpu"}));
+}
+
 TEST(LinearSolverGamg, ANanThresholdIsRejected) {
   SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
   settings.gamg_threshold = std::nan("");
