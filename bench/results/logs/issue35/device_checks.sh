@@ -83,7 +83,9 @@ for round in 1 2 3; do
       -output_interval 240 -output_dir /tmp/perf_${exe}_$round < /dev/null 2>&1 | quiet \
       > /tmp/perf_${exe}_$round.log
     step=$(grep "Total timestep duration" /tmp/perf_${exe}_$round.log | awk -F'|' '{print $3}')
-    echo "round $round $exe: mean step $step s" >> "$out/summary.txt"
+    first=$(awk '$1 == 1 && $2 ~ /^[0-9.]+$/ {print $NF; exit}' /tmp/perf_${exe}_$round.log)
+    echo "round $round $exe: mean step $step s, first step (with the set-up) $first s" \
+      >> "$out/summary.txt"
   done
 done
 cat /tmp/perf_foehn-mountainwave_2.log | tail -25 > "$out/perf_new_round2.txt"
