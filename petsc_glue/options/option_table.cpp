@@ -186,8 +186,22 @@ std::string OptionTable::spelled(std::string_view name) const {
   return "-" + prefix_ + std::string(bare);
 }
 
+OptionTable& OptionTable::without_effect_on_results() {
+  FOEHN_CHECK(!entries_.empty(), "without_effect_on_results() before any option");
+  entries_.back().affects_results = false;
+  return *this;
+}
+
+std::vector<std::pair<std::string, std::string>> OptionTable::result_defining_values() const {
+  std::vector<std::pair<std::string, std::string>> values;
+  for (const Entry& entry : entries_)
+    if (entry.affects_results) values.emplace_back(entry.name, entry.current());
+  return values;
+}
+
 OptionTable& OptionTable::add(Entry entry) {
   FOEHN_CHECK(!entry.name.empty() && entry.name.front() == '-', "option name ", entry.name);
+  FOEHN_CHECK(static_cast<bool>(entry.current), "option ", entry.name, " without a read-back");
   for (const Entry& other : entries_)
     FOEHN_CHECK(other.name != entry.name, "option ", entry.name, " declared twice");
   entries_.push_back(std::move(entry));
@@ -195,18 +209,21 @@ OptionTable& OptionTable::add(Entry entry) {
 }
 
 OptionTable& OptionTable::add_integer(std::string name, std::string help, long long current,
-                                      IntegerRange range, std::function<void(long long)> store) {
+                                      IntegerRange range, std::function<void(long long)> store,
+                                      std::function<long long()> load) {
   const std::string kind = " [integer " + range.describe() + "]";
   return add({std::move(name), std::move(help) + kind, std::to_string(current), false,
               [range, store](const std::string& option, const std::string& text) {
                 store(parse_integer(option, text, range));
-              }});
+              },
+              [load] { return std::to_string(load()); }});
 }
 
 OptionTable& OptionTable::integer(std::string name, std::string help, long long* value,
                                   IntegerRange range) {
-  return add_integer(std::move(name), std::move(help), *value, range,
-                     [value](long long parsed) { *value = parsed; });
+  return add_integer(
+      std::move(name), std::move(help), *value, range,
+      [value](long long parsed) { *value = parsed; }, [value] { return *value; });
 }
 
 OptionTable& OptionTable::real(std::string name, std::string help, double* value, RealRange range) {
@@ -214,19 +231,22 @@ OptionTable& OptionTable::real(std::string name, std::string help, double* value
   return add({std::move(name), std::move(help) + kind, shortest(*value), false,
               [range, value](const std::string& option, const std::string& text) {
                 *value = parse_real(option, text, range);
-              }});
+              },
+              [value] { return shortest(*value); }});
 }
 
 OptionTable& OptionTable::flag(std::string name, std::string help, bool* value) {
   return add({std::move(name), std::move(help) + " [flag]", *value ? "true" : "false", true,
               [value](const std::string& option, const std::string& text) {
                 *value = parse_flag(option, text);
-              }});
+              },
+              [value] { return std::string(*value ? "true" : "false"); }});
 }
 
 OptionTable& OptionTable::add_choice(std::string name, std::string help, std::string current,
                                      std::vector<std::string> allowed,
-                                     std::function<void(std::size_t)> store) {
+                                     std::function<void(std::size_t)> store,
+                                     std::function<std::string()> load) {
   FOEHN_CHECK(!allowed.empty(), "choices of ", name);
   const std::string kind = " [one of " + joined(allowed, "|") + "]";
   return add({std::move(name), std::move(help) + kind, std::move(current), false,
@@ -236,24 +256,28 @@ OptionTable& OptionTable::add_choice(std::string name, std::string help, std::st
                   fail(ErrorCategory::invalid_input, option, " ", quoted(text),
                        ": expected one of ", joined(allowed, ", "));
                 store(static_cast<std::size_t>(found - allowed.begin()));
-              }});
+              },
+              std::move(load)});
 }
 
 OptionTable& OptionTable::choice(std::string name, std::string help, std::string* value,
                                  std::vector<std::string> allowed) {
   const std::vector<std::string> names = allowed;
-  return add_choice(std::move(name), std::move(help), *value, std::move(allowed),
-                    [value, names](std::size_t index) { *value = names[index]; });
+  return add_choice(
+      std::move(name), std::move(help), *value, std::move(allowed),
+      [value, names](std::size_t index) { *value = names[index]; }, [value] { return *value; });
 }
 
 OptionTable& OptionTable::text(std::string name, std::string help, std::string* value) {
   return add({std::move(name), std::move(help) + " [text]", *value, false,
-              [value](const std::string&, const std::string& text) { *value = text; }});
+              [value](const std::string&, const std::string& text) { *value = text; },
+              [value] { return *value; }});
 }
 
 OptionTable& OptionTable::input_path(std::string name, std::string help, std::string* value) {
   return add({std::move(name), std::move(help) + " [input file]", *value, false,
-              [value](const std::string&, const std::string& text) { *value = text; }});
+              [value](const std::string&, const std::string& text) { *value = text; },
+              [value] { return *value; }});
 }
 
 OptionTable& OptionTable::output_file(std::string name, std::string help, std::string* value,
@@ -273,12 +297,14 @@ OptionTable& OptionTable::output_file(std::string name, std::string help, std::s
                   fail(ErrorCategory::invalid_input, option, " ", quoted(text),
                        ": expected a file name ending in ", joined(extensions, " or "));
                 *value = text;
-              }});
+              },
+              [value] { return *value; }});
 }
 
 OptionTable& OptionTable::output_folder(std::string name, std::string help, std::string* value) {
   return add({std::move(name), std::move(help) + " [output folder]", *value, false,
-              [value](const std::string&, const std::string& text) { *value = text; }});
+              [value](const std::string&, const std::string& text) { *value = text; },
+              [value] { return *value; }});
 }
 
 OptionTable& OptionTable::integer_list(std::string name, std::string help,
@@ -299,6 +325,11 @@ OptionTable& OptionTable::integer_list(std::string name, std::string help,
                   parsed.push_back(parse_integer(
                       detail::concat(option, " '", text, "': item ", i + 1), items[i], range));
                 *values = std::move(parsed);
+              },
+              [values] {
+                std::string text;
+                for (long long v : *values) text += (text.empty() ? "" : ",") + std::to_string(v);
+                return text;
               }});
 }
 
@@ -308,7 +339,8 @@ OptionTable& OptionTable::input_path_list(std::string name, std::string help,
               joined(*values, ","), false,
               [values](const std::string& option, const std::string& text) {
                 *values = split_option_list(option, text);
-              }});
+              },
+              [values] { return joined(*values, ","); }});
 }
 
 void OptionTable::read() {

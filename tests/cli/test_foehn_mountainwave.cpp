@@ -9,6 +9,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/mountain.hpp"
@@ -124,6 +125,29 @@ TEST_F(MountainWaveTool, ACorruptCheckpointIsRefusedTidily) {
     EXPECT_EQ(r.output.find("infinite loop"), std::string::npos) << "byte " << at << ":\n"
                                                                  << r.output;
   }
+}
+
+// A restart continues only the case that wrote the checkpoint: every option that changes what is
+// computed is in the checkpoint's fingerprint (from the option table, so a new option cannot be
+// forgotten), while outputs and run length may change.
+TEST_F(MountainWaveTool, ARestartUnderOtherPhysicsOrNumericsIsRefusedNamingTheOption) {
+  const RunResult written = run("-mesh_cells 4,4,3 -max_steps 1 -checkpoint_interval 1");
+  ASSERT_EQ(written.exit_code, 0) << written.output;
+  ASSERT_TRUE(std::filesystem::exists(folder_ / "out" / "checkpoint_000001.h5"));
+  const std::string restart = "-mesh_cells 4,4,3 -max_steps 1 -restart out/checkpoint_000001.h5 ";
+  for (const auto& [changed, key] :
+       {std::pair{"-viscosity 3.5", "viscosity: "},
+        {"-picard 3", "picard: "},
+        {"-theta 0.75", "theta: "},
+        {"-stabilisation_coefficient 0.0035", "stabilisation_coefficient: "},
+        {"-sponge_rate 0.0123", "sponge_rate: "},
+        {"-skew_symmetric_transport false", "skew_symmetric_transport: "}}) {
+    const RunResult r = run(restart + changed + " -output_dir other");
+    EXPECT_EQ(r.exit_code, 2) << changed << ":\n" << r.output;
+    EXPECT_NE(r.output.find(key), std::string::npos) << changed << ":\n" << r.output;
+  }
+  const RunResult same_case = run(restart + "-output_dir elsewhere -vtk 1 -timing_warmup 0");
+  EXPECT_EQ(same_case.exit_code, 0) << same_case.output;
 }
 
 // A misspelt solver type is the user's input: one line naming the option, exit 2 (it was a

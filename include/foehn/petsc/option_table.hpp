@@ -85,8 +85,10 @@ class OptionTable {
                     static_cast<unsigned long long>(range.max) <=
                         static_cast<unsigned long long>(std::numeric_limits<Int>::max()),
                 "range of ", name, " does not fit its variable");
-    return add_integer(std::move(name), std::move(help), static_cast<long long>(*value), range,
-                       [value](long long parsed) { *value = static_cast<Int>(parsed); });
+    return add_integer(
+        std::move(name), std::move(help), static_cast<long long>(*value), range,
+        [value](long long parsed) { *value = static_cast<Int>(parsed); },
+        [value] { return static_cast<long long>(*value); });
   }
   OptionTable& real(std::string name, std::string help, double* value, RealRange range);
   // -name alone means true; true/false, yes/no, on/off, 1/0 (any case) are accepted.
@@ -104,8 +106,14 @@ class OptionTable {
       names.push_back(text);
       if (item == *value) current = text;
     }
-    return add_choice(std::move(name), std::move(help), current, std::move(names),
-                      [value, allowed](std::size_t index) { *value = allowed[index].second; });
+    return add_choice(
+        std::move(name), std::move(help), current, std::move(names),
+        [value, allowed](std::size_t index) { *value = allowed[index].second; },
+        [value, allowed]() -> std::string {
+          for (const auto& [text, item] : allowed)
+            if (item == *value) return text;
+          return "(none of the choices)";
+        });
   }
   // Free text (a label): any non-empty value.
   OptionTable& text(std::string name, std::string help, std::string* value);
@@ -133,6 +141,15 @@ class OptionTable {
   // "-prefix_name", as the user types it.
   std::string spelled(std::string_view name) const;
 
+  // Marks the option declared last as one that does not change what a run computes (an output
+  // folder, an interval, a label, or one whose effect another option or a derived value
+  // records): result_defining_values() leaves it out.
+  OptionTable& without_effect_on_results();
+  // Every other option with its variable's value now as text (reals in shortest round-trip
+  // form), in declaration order: what a restart fingerprint or a run's record needs. Reads the
+  // variables, not the database: no read() is needed, and values derived after read() count.
+  std::vector<std::pair<std::string, std::string>> result_defining_values() const;
+
  private:
   struct Entry {
     std::string name;
@@ -140,12 +157,16 @@ class OptionTable {
     std::string default_text;
     bool value_optional = false;  // flags: -name alone is a value
     std::function<void(const std::string& spelled, const std::string& text)> assign;
+    std::function<std::string()> current;  // the variable's value now, as text
+    bool affects_results = true;
   };
   OptionTable& add(Entry entry);
   OptionTable& add_integer(std::string name, std::string help, long long current,
-                           IntegerRange range, std::function<void(long long)> store);
+                           IntegerRange range, std::function<void(long long)> store,
+                           std::function<long long()> load);
   OptionTable& add_choice(std::string name, std::string help, std::string current,
-                          std::vector<std::string> allowed, std::function<void(std::size_t)> store);
+                          std::vector<std::string> allowed, std::function<void(std::size_t)> store,
+                          std::function<std::string()> load);
 
   MPI_Comm comm_;
   std::string title_;

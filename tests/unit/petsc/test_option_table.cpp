@@ -6,6 +6,7 @@
 #include <petscsys.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "foehn/petsc/option_table.hpp"
@@ -114,6 +115,37 @@ class OptionTableFromDatabase : public ::testing::Test {
  private:
   std::vector<std::string> names_;
 };
+
+// The values a restart fingerprint takes: every option not marked otherwise, in declaration
+// order, read from the variables when asked (a value derived after read() counts).
+TEST(OptionTableResults, ResultDefiningValuesFollowTheVariablesAndSkipMarkedOptions) {
+  enum class Shape { ball, box };
+  long long steps = 10;
+  double dt = 0.5;
+  bool closed = false;
+  Shape shape = Shape::box;
+  std::string folder = "out", method = "cg";
+  std::vector<long long> cells{2, 3, 4};
+  OptionTable table(PETSC_COMM_SELF, "test");
+  table.integer("-steps", "", &steps, {0, 100})
+      .without_effect_on_results()
+      .real("-dt", "", &dt, RealRange::above(0))
+      .flag("-closed", "", &closed)
+      .choice("-shape", "", &shape, {{"ball", Shape::ball}, {"box", Shape::box}})
+      .choice("-method", "", &method, {"cg", "gmres"})
+      .output_folder("-folder", "", &folder)
+      .without_effect_on_results()
+      .integer_list("-cells", "", &cells, 3, {1, 10});
+  dt = 0.1;  // derived after reading, as dt from -cfl is
+  shape = Shape::ball;
+  using Values = std::vector<std::pair<std::string, std::string>>;
+  EXPECT_EQ(table.result_defining_values(), (Values{{"-dt", "0.1"},
+                                                    {"-closed", "false"},
+                                                    {"-shape", "ball"},
+                                                    {"-method", "cg"},
+                                                    {"-cells", "2,3,4"}}));
+  EXPECT_THROW(OptionTable(PETSC_COMM_SELF, "empty").without_effect_on_results(), Error);
+}
 
 TEST_F(OptionTableFromDatabase, DefaultsStayWhenNothingIsGiven) {
   OptionTable t = table();

@@ -128,8 +128,6 @@ petsc::DistributedMesh make_mesh(const RunOptions& o, MPI_Comm comm, int rank,
 
 std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_solves, int ranks) {
   const auto& d = o.domain;
-  const auto& p = o.physics;
-  const auto& n = o.numerics;
   CaseFingerprint f;
   // A -mesh file is named by its file name (a restart may run from another folder) and size;
   // the checkpoint's coordinates identify the mesh itself. The fingerprint's separators are
@@ -142,28 +140,12 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
       mesh_name.begin(), mesh_name.end(), [](char c) { return c == ';' || c == '='; }, '_');
   f.add("cells", o.mesh_file.empty() ? std::to_string(d.cells_x) + "x" + std::to_string(d.cells_y) +
                                            "x" + std::to_string(d.cells_z)
-                                     : mesh_name + " (" + std::to_string(mesh_bytes) + " bytes)")
-      .add("h0", d.mountain_height)
-      .add("a", d.mountain_half_width)
-      .add("mountain_spacing", d.mountain_spacing)
-      .add("mountain_core", d.mountain_core)
-      .add("horizontal_growth", d.horizontal_growth)
-      .add("vertical_grading", d.vertical_grading)
-      .add("U", p.inflow_speed)
-      .add("N", p.buoyancy_frequency)
-      .add("viscosity", p.viscosity)
-      .add("diffusivity", p.diffusivity)
-      .add("sponge_rate", p.sponge_rate)
-      .add("closed_box", p.closed_box ? 1 : 0)
-      .add("dt", n.dt)
-      .add("picard", n.picard_iterations)
-      .add("theta", n.theta)
-      .add("skew_symmetric_transport", n.skew_symmetric_transport ? 1 : 0)
-      .add("stabilisation", n.stabilisation_coefficient)
-      .add("stabilisation_interval", n.stabilisation_interval)
-      // The same backend, strategy and rank count give the same sums: a bitwise restart.
-      .add("backend", std::string(to_string(backend)))
-      .add("strategy", std::string(fe::to_string(n.strategy)))
+                                     : mesh_name + " (" + std::to_string(mesh_bytes) + " bytes)");
+  // Every physics and numerics option, from the option table: one declared later cannot be
+  // missed here.
+  for (const auto& [name, value] : result_defining_options(o)) f.add(name.substr(1), value);
+  // The same backend, strategy and rank count give the same sums: a bitwise restart.
+  f.add("backend", std::string(to_string(backend)))
       .add("solves", std::string(device_solves ? "device" : "host"))
       .add("ranks", ranks)
       // Slabs and METIS number and split the mesh differently: other sums, other bits.

@@ -33,20 +33,27 @@ struct PathTexts {
   std::string output_dir, restart, mesh;
 };
 
+// Every option is part of a restart's case fingerprint (result_defining_options) unless marked
+// without_effect_on_results(): outputs, run length, labels, the diagnostic tracer parcels, and
+// options whose effect the fingerprint records otherwise (the mesh as cells or file; dt, not
+// -cfl; the resolved backend, solve placement and mesh partition).
 void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,
              PathTexts& paths) {
   MountainMeshOptions& d = o.domain;
   Physics& p = o.physics;
   Numerics& n = o.numerics;
   t.integer_list("-mesh_cells", "Mesh cells nx,ny,nz", &cells, 3, {1, 1 << 20})
+      .without_effect_on_results()
       .integer("-mesh_tets",
                "Mesh of about this many tets (554394: the published size; 0: use "
                "-mesh_cells)",
                &tets, {0, int32_max})
+      .without_effect_on_results()
       .input_path("-mesh",
                   "A .msh or .vtu mesh of the domain instead of the generated one (boundary "
                   "tags 1..5 from the file, else from the geometry; docs/mountain_wave.md)",
                   &paths.mesh)
+      .without_effect_on_results()
       .real("-mountain_height", "h0, m, below the model top", &d.mountain_height,
             RealRange::at_least(0))
       .real("-mountain_half_width", "a, m", &d.mountain_half_width, RealRange::above(0))
@@ -73,12 +80,16 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
       .real("-dt", "Time step, s", &n.dt, RealRange::above(0))
       .real("-cfl", "Time step from this CFL number U dt / shortest edge (0: use -dt)", &o.cfl,
             RealRange::at_least(0))
+      .without_effect_on_results()
       .real("-cfl_max", "Largest CFL number U dt / shortest edge accepted (docs/mountain_wave.md)",
             &o.cfl_max, RealRange::above(0))
+      .without_effect_on_results()
       .real("-end_time", "Simulated time, s; a whole number of steps", &o.end_time,
             RealRange::above(0))
+      .without_effect_on_results()
       .integer("-max_steps", "Stop after this many steps (-1: none)", &o.max_steps,
                {-1, IntegerRange{}.max})
+      .without_effect_on_results()
       .integer("-picard", "Picard iterations per step", &n.picard_iterations, {1, 100})
       .real("-theta",
             "Time weighting of transport and buoyancy (0.5 Crank-Nicolson, 1 backward Euler)",
@@ -99,7 +110,9 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
               {{"auto", MeshPartition::automatic},
                {"slabs", MeshPartition::slabs},
                {"metis", MeshPartition::metis}})
+      .without_effect_on_results()
       .choice("-foehn_backend", "Assembly backend", &o.backend, {"auto", "cpu", "cuda"})
+      .without_effect_on_results()
       .choice("-foehn_assembly", "CUDA assembly strategy", &n.strategy,
               fe::assembly_strategy_choices())
       .choice("-foehn_solves",
@@ -109,29 +122,44 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
               {{"auto", SolvePlacement::automatic},
                {"host", SolvePlacement::host},
                {"device", SolvePlacement::device}})
+      .without_effect_on_results()
       .real("-output_interval", "Simulated seconds between outputs (0: at the end)",
             &o.output_interval, RealRange::at_least(0))
+      .without_effect_on_results()
       .integer("-checkpoint_interval", "Steps between HDF5 checkpoints (0: at the end)",
                &o.checkpoint_interval, {0, IntegerRange{}.max})
+      .without_effect_on_results()
       .output_folder("-output_dir", "Folder of every output", &paths.output_dir)
+      .without_effect_on_results()
       .input_path("-restart", "Continue from this checkpoint (.h5)", &paths.restart)
+      .without_effect_on_results()
       .flag("-vtk", "Write the .pvd/.pvtu series", &o.write_vtk)
+      .without_effect_on_results()
       .flag("-sections", "Write HDF5 sections for the linear-theory comparison", &o.write_sections)
+      .without_effect_on_results()
       .integer("-tracer_columns",
                "Air parcels carried by the flow: parcels across y (0: none; "
                "docs/particles_mesh.md)",
                &o.tracers.columns, {0, 1 << 20})
+      .without_effect_on_results()
       .integer("-tracer_levels", "Air parcels: parcels up z", &o.tracers.levels, {0, 1 << 20})
+      .without_effect_on_results()
       .real("-tracer_x", "Air parcels: start plane x, m", &o.tracers.x_start, RealRange::any())
+      .without_effect_on_results()
       .real("-tracer_y_half_width", "Air parcels: y in [-w, w], m", &o.tracers.y_half_width,
             RealRange::at_least(0))
+      .without_effect_on_results()
       .real("-tracer_z_bottom", "Air parcels: lowest start height, m", &o.tracers.z_bottom,
             RealRange::any())
+      .without_effect_on_results()
       .real("-tracer_z_top", "Air parcels: highest start height, m", &o.tracers.z_top,
             RealRange::any())
+      .without_effect_on_results()
       .integer("-timing_warmup", "Steps left out of the timing table", &o.timing_warmup_steps,
                {0, int32_max})
-      .text("-timing_label", "Configuration name in the timing table", &o.timing_label);
+      .without_effect_on_results()
+      .text("-timing_label", "Configuration name in the timing table", &o.timing_label)
+      .without_effect_on_results();
 }
 
 }  // namespace
@@ -211,6 +239,17 @@ RunOptions read_run_options(MPI_Comm comm) {
         parcels * bytes_per_parcel);
   }
   return o;
+}
+
+std::vector<std::pair<std::string, std::string>> result_defining_options(const RunOptions& o) {
+  // The same declarations over a copy: no list of options to keep in step with them.
+  RunOptions copy = o;
+  std::vector<long long> cells{copy.domain.cells_x, copy.domain.cells_y, copy.domain.cells_z};
+  long long tets = 0;
+  PathTexts paths{copy.output_dir.string(), copy.restart.string(), copy.mesh_file.string()};
+  petsc::OptionTable table(MPI_COMM_SELF, "");
+  declare(table, copy, cells, tets, paths);
+  return table.result_defining_values();
 }
 
 bool builds_mesh_in_slabs(const RunOptions& o, int ranks) {

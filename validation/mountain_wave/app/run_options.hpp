@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "case.hpp"
 #include "foehn/mesh/mountain.hpp"
@@ -46,6 +48,11 @@ struct RunOptions {
 
 // Reads the options; throws foehn::Error (invalid_input) naming a bad value.
 RunOptions read_run_options(MPI_Comm comm);
+
+// Every option that may change what the run computes, with its value in `options` (after
+// read_run_options' derivations), by name: what the restart fingerprint holds. An option declared
+// later is in it unless its declaration says it has no effect on results.
+std::vector<std::pair<std::string, std::string>> result_defining_options(const RunOptions& options);
 
 // Whether the generated mesh is built in slabs on `ranks` ranks (MeshPartition, resolved).
 bool builds_mesh_in_slabs(const RunOptions& options, int ranks);
