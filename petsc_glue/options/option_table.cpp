@@ -42,6 +42,16 @@ std::string shortest(double value) {
   return error == std::errc() ? std::string(text, end) : detail::concat(value);
 }
 
+// "2,3,4": an integer list as the user types it.
+std::string comma_joined(const std::vector<long long>& values) {
+  std::string text;
+  for (long long v : values) {
+    if (!text.empty()) text += ',';
+    text += std::to_string(v);
+  }
+  return text;
+}
+
 std::string joined(const std::vector<std::string>& items, std::string_view separator) {
   std::string result;
   for (const std::string& item : items)
@@ -310,11 +320,9 @@ OptionTable& OptionTable::output_folder(std::string name, std::string help, std:
 OptionTable& OptionTable::integer_list(std::string name, std::string help,
                                        std::vector<long long>* values, std::size_t count,
                                        IntegerRange range) {
-  std::string current;
-  for (long long v : *values) current += (current.empty() ? "" : ",") + std::to_string(v);
   const std::string kind =
       " [" + std::to_string(count) + " integers " + range.describe() + ", comma-separated]";
-  return add({std::move(name), std::move(help) + kind, current, false,
+  return add({std::move(name), std::move(help) + kind, comma_joined(*values), false,
               [values, count, range](const std::string& option, const std::string& text) {
                 const std::vector<std::string> items = split_option_list(option, text);
                 if (items.size() != count)
@@ -326,11 +334,7 @@ OptionTable& OptionTable::integer_list(std::string name, std::string help,
                       detail::concat(option, " '", text, "': item ", i + 1), items[i], range));
                 *values = std::move(parsed);
               },
-              [values] {
-                std::string text;
-                for (long long v : *values) text += (text.empty() ? "" : ",") + std::to_string(v);
-                return text;
-              }});
+              [values] { return comma_joined(*values); }});
 }
 
 OptionTable& OptionTable::input_path_list(std::string name, std::string help,

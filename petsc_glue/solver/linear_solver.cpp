@@ -130,19 +130,26 @@ class GamgSetupOptions {
       FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, name, &given));
       return given == PETSC_TRUE;
     };
-    for (std::string& name : detail::gamg_setup_presets(
-             {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE}, user_gave)) {
-      FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), "1"));
-      set_.push_back(std::move(name));
+    try {
+      for (std::string& name : detail::gamg_setup_presets(
+               {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE}, user_gave)) {
+        FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), "1"));
+        set_.push_back(std::move(name));
+      }
+    } catch (...) {
+      clear();  // a constructor that throws gets no destructor call
+      throw;
     }
   }
-  ~GamgSetupOptions() {
-    for (const std::string& name : set_) (void)PetscOptionsClearValue(nullptr, name.c_str());
-  }
+  ~GamgSetupOptions() { clear(); }
   GamgSetupOptions(const GamgSetupOptions&) = delete;
   GamgSetupOptions& operator=(const GamgSetupOptions&) = delete;
 
  private:
+  void clear() noexcept {
+    for (const std::string& name : set_) (void)PetscOptionsClearValue(nullptr, name.c_str());
+    set_.clear();
+  }
   std::vector<std::string> set_;
 };
 

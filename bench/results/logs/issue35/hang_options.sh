@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# The GPU-resident default case RUNS times with the options EXTRA; a run alive after 35 s counts
-# as hung. Failed runs print their error; finished runs their last step and time per step.
+# The GPU-resident default case RUNS times with the options EXTRA (and the environment ENVS,
+# e.g. an LD_PRELOAD); a run alive after 35 s counts as hung. Failed runs print their error,
+# finished runs their last step and time per step.
 out=${OUT:-/tmp/probe}; mkdir -p $out
 pkill -9 foehn-mountain; sleep 1  # the process name (-f would match this shell)
 .gpu/run true
 label=${LABEL:-options}
 for i in $(seq 1 ${RUNS:-6}); do
-  .gpu/run foehn-mountainwave -foehn_backend cuda -foehn_solves device -end_time 200 \
+  env ${ENVS:-} .gpu/run foehn-mountainwave -foehn_backend cuda -foehn_solves device -end_time 200 \
     -output_interval 200 -output_dir /tmp/o_${label}_$i ${EXTRA:-} < /dev/null \
     > /tmp/o_${label}_$i.log 2>&1 &
   pid=$!
