@@ -7,11 +7,14 @@
 #include <cmath>
 #include <cstdint>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "foehn/fe/builtin_operator_by_name.hpp"
 #include "foehn/petsc/option_table.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/memory_budget.hpp"
+#include "operator_inputs.hpp"
 #include "option_paths.hpp"
 #include "petsc_application.hpp"
 
@@ -22,16 +25,6 @@ namespace {
 using petsc::IntegerRange;
 using petsc::OptionTable;
 using petsc::RealRange;
-
-constexpr std::array<std::pair<OperatorKind, const char*>, 7> operator_names{{
-    {OperatorKind::mass, "mass"},
-    {OperatorKind::advection, "advection"},
-    {OperatorKind::diffusion, "diffusion"},
-    {OperatorKind::advection_diffusion, "advection_diffusion"},
-    {OperatorKind::stabilisation, "stabilisation"},
-    {OperatorKind::divergence, "divergence"},
-    {OperatorKind::momentum, "momentum"},
-}};
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -113,12 +106,6 @@ CoefficientSpec parse_source(const std::string& text) {
        text, "'");
 }
 
-std::vector<std::pair<std::string, OperatorKind>> operator_choices() {
-  std::vector<std::pair<std::string, OperatorKind>> choices;
-  for (const auto& [kind, name] : operator_names) choices.emplace_back(name, kind);
-  return choices;
-}
-
 // The text of the options parsed after reading, and the generator's tet target.
 struct RawOptions {
   std::string velocity = "10,0,0", tensor, source = "none";
@@ -130,6 +117,11 @@ struct RawOptions {
 // and tet indices and the memory. -target_tets: at least one cell, at most what 32 bits index.
 constexpr IntegerRange cells_range{1, 100000};
 constexpr IntegerRange target_tets_range{6, INT_MAX};
+
+// An option's help with the operators that read it: "Factor (mass, advection, ...)".
+std::string used_by(const char* help, std::string_view option) {
+  return std::string(help) + " (" + operators_using(option) + ")";
+}
 
 void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
   table
@@ -149,23 +141,25 @@ void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
                {"shuffled", MeshNumbering::shuffled},
                {"reordered", MeshNumbering::reordered}})
       .integer("-seed", "Seed of -numbering shuffled", &o.seed, {0, LLONG_MAX})
-      .choice("-operator", "The operator to assemble", &o.op, operator_choices())
-      .text("-velocity", "Velocity u,v,w (m/s) | none | field:NAME (advection*, momentum)",
+      .choice("-operator", "The operator to assemble", &o.op, fe::builtin_operator_names())
+      .text("-velocity", used_by("Velocity u,v,w (m/s) | none | field:NAME", "-velocity"),
             &r.velocity)
-      .text("-tensor", "Diagonal diffusivity kxx,kyy,kzz | field:NAME (9 or 3 components)",
+      .text("-tensor",
+            used_by("Diagonal diffusivity kxx,kyy,kzz | field:NAME (9 or 3 components)", "-tensor"),
             &r.tensor)
       .flag("-isotropic", "K = I without a tensor field (the default when no -tensor)",
             &r.isotropic)
       .text("-source",
-            "Right-hand side from f = constant (1) | linear (x+y+z; momentum: (x,y,z)) | none | "
-            "field:NAME",
+            used_by("Right-hand side from f = constant (1) | linear (x+y+z; a vector: (x,y,z)) | "
+                    "none | field:NAME",
+                    "-source"),
             &r.source)
-      .real("-scale", "Factor of mass, advection, diffusion, stabilisation, divergence", &o.scale,
-            RealRange::any())
-      .real("-dt", "Time step, s (advection_diffusion, momentum)", &o.dt, RealRange::above(0.0))
-      .real("-theta", "Implicitness of advection_diffusion", &o.theta, RealRange::closed(0.0, 1.0))
-      .real("-density", "Density of momentum", &o.density, RealRange::at_least(0.0))
-      .real("-viscosity", "Viscosity of momentum", &o.viscosity, RealRange::at_least(0.0))
+      .real("-scale", used_by("Factor", "-scale"), &o.scale, RealRange::any())
+      .real("-dt", used_by("Time step, s", "-dt"), &o.dt, RealRange::above(0.0))
+      .real("-theta", used_by("Implicitness", "-theta"), &o.theta, RealRange::closed(0.0, 1.0))
+      .real("-density", used_by("Density", "-density"), &o.density, RealRange::at_least(0.0))
+      .real("-viscosity", used_by("Viscosity", "-viscosity"), &o.viscosity,
+            RealRange::at_least(0.0))
       .output_file("-o", "Write the matrix (MatrixMarket coordinate)", &o.matrix_output, {".mtx"})
       .output_file("-rhs_o", "Write the right-hand side (MatrixMarket array); needs -source",
                    &o.rhs_output, {".mtx"})
@@ -185,11 +179,8 @@ void declare(OptionTable& table, AssembleToolOptions& o, RawOptions& r) {
 // of each tet's 16 entries into the matrix (~400 B), the coefficient fields and right-hand
 // side (~150 B); then per value of a matrix block, its 15 values (8 B each) and their copy in
 // the point CSR written out (8 B value + 4 B column each).
-double bytes_per_generated_node(OperatorKind op) {
-  const double block_values = op == OperatorKind::momentum     ? 9.0
-                              : op == OperatorKind::divergence ? 3.0
-                                                               : 1.0;
-  return 900.0 + 15.0 * (8.0 + 12.0) * block_values;
+double bytes_per_generated_node(std::string_view op) {
+  return 900.0 + 15.0 * (8.0 + 12.0) * block_values(op);
 }
 
 // The generated mesh: its options exclude -i, it must fit 32-bit indices and the memory.
@@ -220,17 +211,22 @@ void check_mesh_options(const OptionTable& table, AssembleToolOptions& o, const 
          " tets, more than the 2147483647 that 32-bit indices address");
   const double per_node = bytes_per_generated_node(o.op);
   check_host_memory(foehn::detail::concat(request, " (", nodes, " nodes, about ", per_node,
-                                          " B per node for the ", to_string(o.op), " operator)"),
+                                          " B per node for the ", o.op, " operator)"),
                     nodes * per_node);
   check_mountain_options(m);
 }
 
 void check_operator_options(const AssembleToolOptions& o) {
   const std::set<std::string> used = options_used_by(o.op);
-  if ((o.op == OperatorKind::advection || o.op == OperatorKind::advection_diffusion) &&
-      o.velocity.kind == CoefficientSpec::Kind::absent)
-    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
-         " operator needs a velocity: -velocity u,v,w or field:NAME, not none");
+  std::visit(
+      [&](const auto& op) {
+        op.for_each_field([&](const fe::FieldRef&, int, const char* name, bool required) {
+          const FieldInput* input = field_input(name);
+          if (required && input && (o.*input->spec).kind == CoefficientSpec::Kind::absent)
+            fail(ErrorCategory::invalid_input, "the ", o.op, " operator needs ", input->needed);
+        });
+      },
+      fe::make_builtin_operator(o.op));
   // field:NAME reads node fields of the -i mesh; say so before generating a mesh for nothing.
   const std::pair<const char*, const CoefficientSpec*> specs[] = {
       {"-velocity", &o.velocity}, {"-tensor", &o.tensor}, {"-source", &o.source}};
@@ -242,8 +238,7 @@ void check_operator_options(const AssembleToolOptions& o) {
     fail(ErrorCategory::invalid_input,
          "-rhs_o needs a right-hand side: -source constant|linear|field:NAME");
   if (!o.rhs_output.empty() && !used.count("-source"))
-    fail(ErrorCategory::invalid_input, "the ", to_string(o.op),
-         " operator has no right-hand side (-rhs_o)");
+    fail(ErrorCategory::invalid_input, "the ", o.op, " operator has no right-hand side (-rhs_o)");
 }
 
 void check_outputs(const AssembleToolOptions& o) {
@@ -259,32 +254,6 @@ void check_outputs(const AssembleToolOptions& o) {
 }
 
 }  // namespace
-
-std::string_view to_string(OperatorKind kind) {
-  for (const auto& [k, name] : operator_names)
-    if (k == kind) return name;
-  return "?";
-}
-
-std::set<std::string> options_used_by(OperatorKind op) {
-  switch (op) {
-    case OperatorKind::mass:
-      return {"-scale", "-source"};
-    case OperatorKind::advection:
-      return {"-scale", "-velocity", "-source"};
-    case OperatorKind::diffusion:
-      return {"-scale", "-tensor", "-isotropic", "-source"};
-    case OperatorKind::advection_diffusion:
-      return {"-dt", "-theta", "-velocity", "-tensor", "-isotropic", "-source"};
-    case OperatorKind::stabilisation:
-      return {"-scale"};
-    case OperatorKind::divergence:
-      return {"-scale"};
-    case OperatorKind::momentum:
-      return {"-dt", "-density", "-viscosity", "-velocity", "-source"};
-  }
-  return {};
-}
 
 AssembleToolOptions read_assemble_tool_options() {
   AssembleToolOptions o;

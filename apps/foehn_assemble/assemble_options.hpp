@@ -4,23 +4,11 @@
 #include <array>
 #include <set>
 #include <string>
-#include <string_view>
 
 #include "foehn/fe/assembler.hpp"
 #include "foehn/mesh/mountain.hpp"
 
 namespace foehn::app {
-
-enum class OperatorKind {
-  mass,
-  advection,
-  diffusion,
-  advection_diffusion,
-  stabilisation,
-  divergence,
-  momentum
-};
-std::string_view to_string(OperatorKind kind);
 
 enum class MeshNumbering { natural, shuffled, reordered };
 
@@ -42,7 +30,7 @@ struct AssembleToolOptions {
   MeshNumbering numbering = MeshNumbering::natural;
   long long seed = 1;
 
-  OperatorKind op = OperatorKind::mass;
+  std::string op = "mass";   // -operator: a built-in operator's name (operator_list.hpp)
   CoefficientSpec velocity;  // default 10,0,0: the mountain-wave inflow
   CoefficientSpec tensor;    // absent: K = I (the operator's Laplacian path)
   CoefficientSpec source;    // absent: no right-hand side
@@ -75,8 +63,5 @@ struct AssembleToolOptions {
 // throws foehn::Error (invalid_input) naming the option for a bad value. With -help only the
 // listing.
 AssembleToolOptions read_assemble_tool_options();
-
-// The coefficient options `op` reads ("-velocity", "-dt", ...).
-std::set<std::string> options_used_by(OperatorKind op);
 
 }  // namespace foehn::app

@@ -4,9 +4,15 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
+#include <list>
+#include <set>
 #include <span>
+#include <utility>
+#include <variant>
 
+#include "foehn/fe/builtin_operator_by_name.hpp"
 #include "foehn/runtime/error.hpp"
+#include "operator_inputs.hpp"
 
 namespace foehn::app {
 
@@ -150,87 +156,55 @@ void require_diffusive(const std::vector<double>& k, const CoefficientSpec& spec
     }
 }
 
+// ", dt 10, velocity 10,0,0, source none": the options the operator reads, in a fixed order.
+std::string describe_inputs(const AssembleToolOptions& o) {
+  const std::set<std::string> used = options_used_by(o.op);
+  const std::pair<const char*, std::string> items[] = {
+      {"-dt", "dt " + shortest(o.dt)},
+      {"-theta", "theta " + shortest(o.theta)},
+      {"-density", "density " + shortest(o.density)},
+      {"-viscosity", "viscosity " + shortest(o.viscosity)},
+      {"-scale", "scale " + shortest(o.scale)},
+      {"-velocity", "velocity " + describe(o.velocity, "none")},
+      {"-tensor", "tensor " + describe(o.tensor, "identity")},
+      {"-source", "source " + describe(o.source, "none")}};
+  std::string text;
+  for (const auto& [option, item] : items)
+    if (used.count(option)) text += ", " + item;
+  return text;
+}
+
 AssemblyRun run_assembly(const TetMesh& mesh, fe::Assembler& assembler,
                          const AssembleToolOptions& o) {
-  // Operators without a right-hand side ignore -source (main points that out).
-  const bool with_rhs = o.source.kind != Kind::absent && options_used_by(o.op).count("-source") > 0;
-  const int source_components = o.op == OperatorKind::momentum ? 3 : 1;
-  const std::vector<double> source =
-      with_rhs ? nodal_field(mesh, o.source, source_components, "-source") : std::vector<double>{};
-  const std::string source_text = ", source " + describe(o.source, "none");
-  const std::string scale_text = ", scale " + shortest(o.scale);
-
-  // Only the fields the operator reads are built, so an unused field:NAME is not looked up.
-  const auto velocity = [&] { return nodal_field(mesh, o.velocity, 3, "-velocity"); };
-  const auto tensor = [&] {
-    std::vector<double> k = nodal_field(mesh, o.tensor, 9, "-tensor");
-    require_diffusive(k, o.tensor);
-    return k;
-  };
-  const std::string velocity_text = ", velocity " + describe(o.velocity, "none");
-  const std::string tensor_text = ", tensor " + describe(o.tensor, "identity");
-
-  switch (o.op) {
-    case OperatorKind::mass: {
-      fe::MassOperator op;
-      op.scale = o.scale;
-      op.source = fe::field_ref(source);
-      return assemble_repeatedly(assembler, op, o.repeat, with_rhs, scale_text + source_text);
-    }
-    case OperatorKind::advection: {
-      const std::vector<double> u = velocity();
-      fe::AdvectionOperator op;
-      op.scale = o.scale;
-      op.velocity = fe::field_ref(u);
-      op.source = fe::field_ref(source);
-      return assemble_repeatedly(assembler, op, o.repeat, with_rhs,
-                                 scale_text + velocity_text + source_text);
-    }
-    case OperatorKind::diffusion: {
-      const std::vector<double> k = tensor();
-      fe::DiffusionOperator op;
-      op.scale = o.scale;
-      op.tensor = fe::field_ref(k);
-      op.source = fe::field_ref(source);
-      return assemble_repeatedly(assembler, op, o.repeat, with_rhs,
-                                 scale_text + tensor_text + source_text);
-    }
-    case OperatorKind::advection_diffusion: {
-      const std::vector<double> u = velocity(), k = tensor();
-      fe::AdvectionDiffusionOperator op;
-      op.inverse_dt = 1.0 / o.dt;
-      op.theta = o.theta;
-      op.velocity = fe::field_ref(u);
-      op.tensor = fe::field_ref(k);
-      op.source = fe::field_ref(source);
-      return assemble_repeatedly(assembler, op, o.repeat, with_rhs,
-                                 ", dt " + shortest(o.dt) + ", theta " + shortest(o.theta) +
-                                     velocity_text + tensor_text + source_text);
-    }
-    case OperatorKind::stabilisation: {
-      fe::StabilisationOperator op;
-      op.scale = o.scale;
-      return assemble_repeatedly(assembler, op, o.repeat, false, scale_text);
-    }
-    case OperatorKind::divergence: {
-      fe::DivergenceOperator op;
-      op.scale = o.scale;
-      return assemble_repeatedly(assembler, op, o.repeat, false, scale_text);
-    }
-    case OperatorKind::momentum: {
-      const std::vector<double> w = velocity();
-      fe::MomentumOperator op;
-      op.density_over_dt = o.density / o.dt;
-      op.viscosity = o.viscosity;
-      op.advecting_velocity = fe::field_ref(w);
-      op.body_force = fe::field_ref(source);
-      return assemble_repeatedly(assembler, op, o.repeat, with_rhs,
-                                 ", dt " + shortest(o.dt) + ", density " + shortest(o.density) +
-                                     ", viscosity " + shortest(o.viscosity) + velocity_text +
-                                     source_text);
-    }
-  }
-  fail(ErrorCategory::internal, "operator not handled");
+  fe::AnyBuiltinOperator chosen = fe::make_builtin_operator(o.op);
+  // The nodal fields the operator points to; a list, so that adding one moves none.
+  std::list<std::vector<double>> fields;
+  return std::visit(
+      [&](auto& op) {
+        std::vector<std::string> parameters;
+        op.for_each_parameter([&](auto&, const char* name) { parameters.emplace_back(name); });
+        for (const std::string& name : parameters)
+          if (const ParameterInput* input = parameter_input(name))
+            fe::set_parameter(op, name, input->value(o));
+        std::vector<std::pair<std::string, int>> declared_fields;  // name, components per node
+        op.for_each_field([&](const fe::FieldRef&, int components, const char* name, bool) {
+          declared_fields.emplace_back(name, components);
+        });
+        bool with_rhs = false;
+        for (const auto& [name, components] : declared_fields) {
+          const FieldInput* input = field_input(name);
+          if (!input) continue;
+          const CoefficientSpec& spec = o.*input->spec;
+          std::vector<double> values = nodal_field(mesh, spec, components, input->option);
+          if (values.empty()) continue;
+          if (components == 9) require_diffusive(values, spec);
+          // -source fills the right-hand side, whatever the operator calls its load.
+          with_rhs = with_rhs || std::string_view(input->option) == "-source";
+          fe::set_field(op, name, fe::field_ref(fields.emplace_back(std::move(values))));
+        }
+        return assemble_repeatedly(assembler, op, o.repeat, with_rhs, describe_inputs(o));
+      },
+      chosen);
 }
 
 }  // namespace foehn::app

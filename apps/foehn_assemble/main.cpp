@@ -23,9 +23,10 @@
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/backend.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
+#include "operator_inputs.hpp"
 #include "petsc_application.hpp"
 #include "petsc_binary.hpp"
-#include "stopwatch.hpp"
 
 namespace foehn::app {
 namespace {
@@ -35,11 +36,10 @@ constexpr const char* usage =
     "usage: foehn-assemble [-i mesh.msh|mesh.vtu [-fix_orientation] | -cells_x 48 -cells_y 48 "
     "-cells_z 40 | "
     "-target_tets N]\n"
-    "                      -operator mass|advection|diffusion|advection_diffusion|stabilisation|\n"
-    "                                divergence|momentum  [coefficients]\n"
+    "                      -operator NAME [coefficients]  (-help: the operators, what each reads)\n"
     "                      [-o matrix.mtx] [-rhs_o rhs.mtx] [-petsc_binary file] [-repeat N]\n"
     "                      [-foehn_backend cpu|cuda|auto] "
-    "[-foehn_assembly auto|seed|fused_atomic|fused_map|deterministic|row_gather]\n"
+    "[-foehn_assembly auto|STRATEGY]\n"
     "Without -i the Mountainwave3D mesh is generated (default 48 x 48 x 40 cells, 552,960 tets).\n"
     "Prints the mesh size, the backend, the matrix shape, nonzeros and Frobenius norm, the time "
     "to\n"
@@ -106,7 +106,7 @@ void point_out_unused_options(const AssembleToolOptions& o, Backend backend) {
   for (const std::string& name : o.given)
     if (!used.count(name)) unused += (unused.empty() ? "" : ", ") + name;
   if (!unused.empty())
-    std::cout << "note: the " << to_string(o.op) << " operator does not use " << unused << "\n";
+    std::cout << "note: the " << o.op << " operator does not use " << unused << "\n";
   if (o.strategy_given && backend == Backend::cpu)
     std::cout << "note: the cpu backend does not use -foehn_assembly (a CUDA strategy)\n";
 }

@@ -186,20 +186,6 @@ void FieldOrder::to_caller(std::span<const double> local, std::span<double> call
     petsc::to_caller_order(caller_local_of_local_, local, caller, components);
 }
 
-namespace {
-
-// The names a visitor reports, for "unknown name" messages.
-template <class Op>
-std::string field_names(const Op& op) {
-  std::string names;
-  op.for_each_field([&](const fe::FieldRef&, int, const char* name, bool) {
-    names += (names.empty() ? "" : ", ") + std::string(name);
-  });
-  return names.empty() ? "none" : names;
-}
-
-}  // namespace
-
 }  // namespace foehn::c_api
 
 using namespace foehn;
@@ -300,20 +286,9 @@ foehn_status foehn_operator_create(const char* name, foehn_operator* op) {
     require(op, "op (the output handle)");
     *op = nullptr;
     require(name, "name");
-    const std::string wanted(name);
-    std::string known;
-    bool found = false;
-    c_api::AnyBuiltinOperator chosen;
-    auto consider = [&]<class Op>(Op candidate) {
-      known += (known.empty() ? "" : ", ") + std::string(Op::name);
-      if (wanted != Op::name) return;
-      chosen = candidate;
-      found = true;
-    };
-    [&]<class... Ops>(fe::OperatorList<Ops...>) { (consider(Ops{}), ...); }(fe::BuiltinOperators{});
-    if (!found) fail(ErrorCategory::invalid_input, "unknown operator '", wanted, "' (", known, ")");
-    *op = c_api::hand_out(std::make_unique<foehn_operator_s>(foehn_operator_s{chosen}),
-                          c_api::HandleKind::op);
+    *op = c_api::hand_out(
+        std::make_unique<foehn_operator_s>(foehn_operator_s{fe::make_builtin_operator(name)}),
+        c_api::HandleKind::op);
   });
 }
 
@@ -321,26 +296,7 @@ foehn_status foehn_operator_set_parameter(foehn_operator op, const char* name, d
   return guarded("foehn_operator_set_parameter", [&] {
     require(op, "op");
     require(name, "name");
-    if (!std::isfinite(value))
-      fail(ErrorCategory::invalid_input, "parameter ", name, " = ", value, " is not finite");
-    std::visit(
-        [&](auto& o) {
-          bool found = false;
-          std::string known;
-          o.for_each_parameter([&](auto& member, const char* parameter) {
-            known += (known.empty() ? "" : ", ") + std::string(parameter);
-            if (std::strcmp(parameter, name) != 0) return;
-            found = true;
-            if constexpr (std::is_same_v<std::decay_t<decltype(member)>, bool>)
-              member = value != 0.0;
-            else
-              member = value;
-          });
-          if (!found)
-            fail(ErrorCategory::invalid_input, o.name, " operator has no parameter '", name, "' (",
-                 known, ")");
-        },
-        op->op);
+    std::visit([&](auto& o) { fe::set_parameter(o, name, value); }, op->op);
   });
 }
 
@@ -350,21 +306,8 @@ foehn_status foehn_operator_set_field(foehn_operator op, const char* name, const
     require(op, "op");
     require(name, "name");
     if (count < 0) fail(ErrorCategory::invalid_input, "field ", name, ": negative count ", count);
-    std::visit(
-        [&](auto& o) {
-          bool found = false;
-          o.for_each_field([&](const fe::FieldRef& field, int, const char* field_name, bool) {
-            if (std::strcmp(field_name, name) != 0) return;
-            found = true;
-            // for_each_field hands out o's own members, and o is not const.
-            const_cast<fe::FieldRef&>(field) =
-                values ? fe::FieldRef{values, count} : fe::FieldRef{};
-          });
-          if (!found)
-            fail(ErrorCategory::invalid_input, o.name, " operator has no field '", name, "' (",
-                 c_api::field_names(o), ")");
-        },
-        op->op);
+    const fe::FieldRef field = values ? fe::FieldRef{values, count} : fe::FieldRef{};
+    std::visit([&](auto& o) { fe::set_field(o, name, field); }, op->op);
   });
 }
 

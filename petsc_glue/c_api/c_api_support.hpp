@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "foehn/fe/assembler.hpp"
-#include "foehn/fe/operator_list.hpp"
+#include "foehn/fe/builtin_operator_by_name.hpp"
 #include "foehn/foehn.h"
 #include "foehn/mesh/from_arrays.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
@@ -23,14 +23,8 @@ struct foehn_matrix_s;
 
 namespace foehn::c_api {
 
-template <class List>
-struct VariantOf;
-template <class... Ops>
-struct VariantOf<fe::OperatorList<Ops...>> {
-  using type = std::variant<Ops...>;
-};
 // Any built-in operator (the list of operator_list.hpp: a new one is reachable from C at once).
-using AnyBuiltinOperator = typename VariantOf<fe::BuiltinOperators>::type;
+using fe::AnyBuiltinOperator;
 
 void set_last_error(std::string message) noexcept;
 void clear_last_error() noexcept;

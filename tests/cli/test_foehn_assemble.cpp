@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "foehn/fe/builtin_operator_by_name.hpp"
 #include "foehn/fe/cpu_assembler.hpp"
 #include "foehn/fe/matrix_market.hpp"
 #include "foehn/mesh/mesh_files.hpp"
@@ -495,6 +496,24 @@ TEST_F(AssembleTool, HelpListsTheOptions) {
         "-dt", "-theta", "-density", "-viscosity", "-rhs_o", "-petsc_binary", "-repeat",
         "-target_tets", "-foehn_backend", "-foehn_assembly"})
     EXPECT_NE(r.output.find(option), std::string::npos) << option << "\n" << r.output;
+  // -operator offers every built-in operator, and each coefficient names the operators that
+  // read it (both from the operators' own declarations).
+  for (const std::string& name : fe::builtin_operator_names())
+    EXPECT_NE(r.output.find(name), std::string::npos) << name << "\n" << r.output;
+  EXPECT_NE(r.output.find("(advection, advection_diffusion, momentum)"), std::string::npos)
+      << r.output;
+}
+
+// The tool keeps no operator list of its own: each built-in one must have a case above, so
+// that an operator added to operator_list.hpp is assembled through the tool and compared.
+TEST(AssembleToolOperators, EveryBuiltinOperatorHasAWrittenMatrixCase) {
+  for (const std::string& name : fe::builtin_operator_names()) {
+    bool covered = false;
+    for (const OperatorCase& c : operator_cases())
+      covered = covered || c.arguments.rfind("-operator " + name + " ", 0) == 0 ||
+                c.arguments == "-operator " + name;
+    EXPECT_TRUE(covered) << name << " has no case in operator_cases()";
+  }
 }
 
 // PETSc (and with it MPI) is initialised only here, after this test has run the tool: a child
