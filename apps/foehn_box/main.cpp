@@ -12,8 +12,8 @@
 #include "box_run.hpp"
 #include "foehn/chemistry/rosenbrock_solver.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "petsc_application.hpp"
-#include "stopwatch.hpp"
 
 namespace foehn::app {
 namespace {

@@ -15,9 +15,9 @@
 #include "foehn/mesh/vtk_io.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "mesh_tool_options.hpp"
 #include "petsc_application.hpp"
-#include "stopwatch.hpp"
 
 namespace foehn::app {
 namespace {

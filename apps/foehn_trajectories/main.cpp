@@ -11,11 +11,11 @@
 #include "foehn/particles/io/particle_file.hpp"
 #include "foehn/particles/transport.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "met_source.hpp"
 #include "parcel_outputs.hpp"
 #include "parcel_runner.hpp"
 #include "petsc_application.hpp"
-#include "stopwatch.hpp"
 #include "trajectory_options.hpp"
 
 namespace foehn::app {

@@ -20,9 +20,9 @@
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/petsc/pvtu.hpp"
 #include "foehn/runtime/backend.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "manufactured_poisson.hpp"
 #include "petsc_application.hpp"
-#include "stopwatch.hpp"
 
 namespace foehn::examples {
 namespace {
@@ -88,7 +88,7 @@ void run() {
                                                         mesh_options.length_y, mesh_options.height);
     PoissonProblem problem(mesh, solution, assembly, handoff);
     petsc::LinearSolver solver(PETSC_COMM_WORLD, "poisson_", petsc::SolverKind::pressure);
-    app::Stopwatch assemble_clock;
+    Stopwatch assemble_clock;
     problem.assemble();
     const double assemble_seconds = assemble_clock.seconds();
     const petsc::SolveResult result = problem.solve(solver);

@@ -4,7 +4,6 @@
 // public manual page but is declared only in PETSc's "private" header.
 #include <petsc/private/petscimpl.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -14,16 +13,11 @@
 #include "foehn/petsc/option_table.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 
 namespace foehn::petsc {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // PETSc wants "pressure_" (no leading hyphen); users write "-pressure_" or "pressure" too.
 std::string normalised_prefix(std::string_view prefix) {
@@ -251,6 +245,12 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   if (settings.pc_rebuild_interval < 0)
     fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
          ": pc_rebuild_interval must be >= 0, got ", settings.pc_rebuild_interval);
+  if (std::isnan(settings.gamg_threshold))
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": gamg_threshold is NaN");
+  if (settings.gamg_process_eq_limit < 0)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": gamg_process_eq_limit must be >= 0, got ", settings.gamg_process_eq_limit);
   register_log_events();
   FOEHN_PETSC_CHECK(KSPCreate(comm, &ksp_));
   if (!prefix_.empty()) FOEHN_PETSC_CHECK(KSPSetOptionsPrefix(ksp_, prefix_.c_str()));
@@ -261,39 +261,52 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
   if (!settings.preconditioner.empty())
     FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
-  if (std::isnan(settings.gamg_threshold))
-    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
-         ": gamg_threshold is NaN");
-  if (settings.gamg_process_eq_limit < 0)
-    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
-         ": gamg_process_eq_limit must be >= 0, got ", settings.gamg_process_eq_limit);
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
-  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
-  if (const PetscErrorCode code = KSPSetFromOptions(ksp_); code == PETSC_ERR_ARG_UNKNOWN_TYPE) {
-    // A misspelt -<prefix>ksp_type or -<prefix>pc_type (or a type of a package this PETSc
-    // lacks) is the user's input: one line naming the options given, exit 2.
-    std::string given;
-    for (const char* option : {"-ksp_type", "-pc_type"}) {
-      char value[256] = "";
-      PetscBool set = PETSC_FALSE;
-      FOEHN_PETSC_CHECK(
-          PetscOptionsGetString(nullptr, options_prefix, option, value, sizeof value, &set));
-      if (set)
-        given +=
-            std::string(given.empty() ? "" : ", ") + "-" + prefix_ + (option + 1) + " " + value;
-    }
-    fail(ErrorCategory::invalid_input, "linear solver ", label_of(prefix_), ": ",
-         given.empty() ? std::string("a type in its options") : given, ": ",
-         foehn::detail::petsc_error_text(code), " (-help lists the types this PETSc has)");
-  } else {
+  set_from_options();
+  apply_gamg_settings(settings);
+  read_foehn_options(comm, settings);
+
+  // A direct solve chosen on the command line (-pressure_ksp_type preonly -pressure_pc_type
+  // lu) would otherwise fail on the pressure kind's nonzero guess.
+  PetscBool is_preonly = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(
+      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &is_preonly));
+  if (is_preonly) FOEHN_PETSC_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE));
+}
+
+void LinearSolver::set_from_options() {
+  const PetscErrorCode code = KSPSetFromOptions(ksp_);
+  if (code != PETSC_ERR_ARG_UNKNOWN_TYPE) {
     FOEHN_PETSC_CHECK(code);
+    return;
   }
-  // After the command line, so that it also reaches a GAMG chosen there (-<prefix>pc_type gamg
-  // over a BoomerAMG default); explicit -<prefix>pc_gamg_threshold and
-  // -<prefix>pc_gamg_process_eq_limit still win.
+  // A misspelt -<prefix>ksp_type or -<prefix>pc_type (or a type of a package this PETSc lacks)
+  // is the user's input: one line naming the options given, exit 2.
+  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
+  std::string given;
+  for (const char* option : {"-ksp_type", "-pc_type"}) {
+    char value[256] = "";
+    PetscBool set = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(
+        PetscOptionsGetString(nullptr, options_prefix, option, value, sizeof value, &set));
+    if (set)
+      given += std::string(given.empty() ? "" : ", ") + "-" + prefix_ + (option + 1) + " " + value;
+  }
+  fail(ErrorCategory::invalid_input, "linear solver ", label_of(prefix_), ": ",
+       given.empty() ? std::string("a type in its options") : given, ": ",
+       foehn::detail::petsc_error_text(code), " (-help lists the types this PETSc has)");
+}
+
+// After the command line, so that they also reach a GAMG chosen there (-<prefix>pc_type gamg
+// over a BoomerAMG default); explicit -<prefix>pc_gamg_threshold and
+// -<prefix>pc_gamg_process_eq_limit still win.
+void LinearSolver::apply_gamg_settings(const SolverSettings& settings) {
+  const char* options_prefix = prefix_.empty() ? nullptr : prefix_.c_str();
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
   PetscBool gamg = PETSC_FALSE, threshold_given = PETSC_FALSE, eq_limit_given = PETSC_FALSE;
   FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
   FOEHN_PETSC_CHECK(
@@ -306,8 +319,10 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   }
   if (gamg && settings.gamg_process_eq_limit > 0 && !eq_limit_given)
     FOEHN_PETSC_CHECK(PCGAMGSetProcEqLim(pc, settings.gamg_process_eq_limit));
+}
 
-  // Foehn's options with the solver's prefix, listed by -help beside PETSc's.
+// Foehn's options with the solver's prefix, listed by -help beside PETSc's.
+void LinearSolver::read_foehn_options(MPI_Comm comm, const SolverSettings& settings) {
   int rebuild_interval = settings.pc_rebuild_interval;
   bool allow = settings.allow_not_converged;
   OptionTable table(comm, "Foehn linear solver options", prefix_);
@@ -327,13 +342,6 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   PetscBool petsc_reuse = PETSC_FALSE;
   FOEHN_PETSC_CHECK(KSPGetReusePreconditioner(ksp_, &petsc_reuse));
   if (petsc_reuse) pc_rebuild_interval_ = 0;
-
-  // A direct solve chosen on the command line (-pressure_ksp_type preonly -pressure_pc_type
-  // lu) would otherwise fail on the pressure kind's nonzero guess.
-  PetscBool is_preonly = PETSC_FALSE;
-  FOEHN_PETSC_CHECK(
-      PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &is_preonly));
-  if (is_preonly) FOEHN_PETSC_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE));
 }
 
 LinearSolver::~LinearSolver() {
@@ -484,7 +492,21 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   const PetscBool reuse = result.preconditioner_rebuilt ? PETSC_FALSE : PETSC_TRUE;
   FOEHN_PETSC_CHECK(KSPSetReusePreconditioner(ksp_, reuse));
 
-  const auto setup_start = Clock::now();
+  set_up(reuse, result);
+  const Stopwatch solve_clock;
+  {
+    ScopedLogEvent event(LogEvent::solve, reinterpret_cast<PetscObject>(ksp_),
+                         reinterpret_cast<PetscObject>(b));
+    in_context("solving", [&] { FOEHN_PETSC_CHECK(KSPSolve(ksp_, b, x)); });
+  }
+  result.solve_seconds = solve_clock.seconds();
+  read_outcome(result);
+  if (!result.converged && !allow_not_converged_) fail_not_converged(result);
+  return result;
+}
+
+void LinearSolver::set_up(PetscBool reuse, SolveResult& result) {
+  const Stopwatch setup_clock;
   {
     ScopedLogEvent event(LogEvent::solver_setup, reinterpret_cast<PetscObject>(ksp_));
     const GamgSetupOptions gamg_options(ksp_, prefix_);
@@ -501,22 +523,16 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
       FOEHN_PETSC_CHECK(KSPSetUpOnBlocks(ksp_));
     });
   }
-  result.setup_seconds = seconds_since(setup_start);
+  result.setup_seconds = setup_clock.seconds();
   if (result.preconditioner_rebuilt) {
     pc_built_ = true;
     force_rebuild_ = false;
     updates_since_build_ = 0;
     ++statistics_.preconditioner_builds;
   }
+}
 
-  const auto solve_start = Clock::now();
-  {
-    ScopedLogEvent event(LogEvent::solve, reinterpret_cast<PetscObject>(ksp_),
-                         reinterpret_cast<PetscObject>(b));
-    in_context("solving", [&] { FOEHN_PETSC_CHECK(KSPSolve(ksp_, b, x)); });
-  }
-  result.solve_seconds = seconds_since(solve_start);
-
+void LinearSolver::read_outcome(SolveResult& result) {
   PetscInt iterations = 0;
   PetscReal residual = 0.0;
   const char* reason_name = nullptr;
@@ -533,24 +549,22 @@ SolveResult LinearSolver::solve(Vec b, Vec x) {
   statistics_.iterations += result.iterations;
   statistics_.setup_seconds += result.setup_seconds;
   statistics_.solve_seconds += result.solve_seconds;
+}
 
-  if (!result.converged && !allow_not_converged_) {
-    PC pc = nullptr;
-    PCFailedReason pc_failure = PC_NOERROR;
-    FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
-    FOEHN_PETSC_CHECK(PCGetFailedReason(pc, &pc_failure));
-    const std::string pc_note =
-        pc_failure != PC_NOERROR
-            ? std::string(", preconditioner failed: ") + PCFailedReasons[pc_failure]
-            : std::string();
-    fail(ErrorCategory::petsc, "linear solve ", label_of(prefix_),
-         " did not converge: ", result.reason, " after ", result.iterations,
-         " iterations, residual norm ", scientific(result.residual_norm), pc_note, " [",
-         description(), "]; -", prefix_, "ksp_monitor and -", prefix_,
-         "ksp_converged_reason show more, -", prefix_,
-         "foehn_allow_not_converged accepts such solves");
-  }
-  return result;
+void LinearSolver::fail_not_converged(const SolveResult& result) const {
+  PC pc = nullptr;
+  PCFailedReason pc_failure = PC_NOERROR;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  FOEHN_PETSC_CHECK(PCGetFailedReason(pc, &pc_failure));
+  const std::string pc_note = pc_failure != PC_NOERROR ? std::string(", preconditioner failed: ") +
+                                                             PCFailedReasons[pc_failure]
+                                                       : std::string();
+  fail(ErrorCategory::petsc, "linear solve ", label_of(prefix_),
+       " did not converge: ", result.reason, " after ", result.iterations,
+       " iterations, residual norm ", scientific(result.residual_norm), pc_note, " [",
+       description(), "]; -", prefix_, "ksp_monitor and -", prefix_,
+       "ksp_converged_reason show more, -", prefix_,
+       "foehn_allow_not_converged accepts such solves");
 }
 
 std::string LinearSolver::description() const {

@@ -3,7 +3,6 @@
 #include "foehn/stencils/distributed_diffusion.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -13,6 +12,7 @@
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/peer_memory.hpp"
 #include "foehn/runtime/pinned_array.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 
 namespace foehn::stencils {
 
@@ -39,10 +39,6 @@ void for_each_box_row(const StencilGrid& grid, const StencilBox& box, Copy&& cop
   for (int k = 0; k < grid.nz; ++k)
     for (int j = box.j0; j < box.j0 + box.height; ++j, offset += box.width)
       copy(grid.index(box.i0, j, k), offset);
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -471,18 +467,17 @@ void DistributedHorizontalDiffusion<T>::exchange() {
 template <typename T>
 void DistributedHorizontalDiffusion<T>::run() {
   for (int step = 0; step <= options_.iterations; ++step) {
-    auto start = std::chrono::steady_clock::now();
+    Stopwatch watch;
     exchange();
-    timing_.exchange_s += seconds_since(start);
+    timing_.exchange_s += watch.lap();
     if (step == options_.iterations) break;  // the final exchange only
-    start = std::chrono::steady_clock::now();
     if (device_) {
       device_->run(*stream_);
       stream_->synchronize();
     } else {
       diffuse_openmp<T>(host_field_, block_.local, step_options_);
     }
-    timing_.compute_s += seconds_since(start);
+    timing_.compute_s += watch.seconds();
     ++timing_.steps;
   }
 }

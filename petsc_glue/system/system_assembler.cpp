@@ -1,25 +1,15 @@
 #include "foehn/petsc/system_assembler.hpp"
 
-#include <chrono>
 #include <map>
 
 #include "foehn/fe/operator_list.hpp"
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn::petsc {
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-}  // namespace
 
 // The CUDA backend's buffers: values and right-hand sides by shape, and device copies of host
 // fields (constant ones uploaded once, which fe::Assembler's per-call staging would repeat).
@@ -111,19 +101,18 @@ void SystemAssembler::assemble_on_host(const Op& op, PetscMatrix& matrix, PetscV
   if (created) slot->second = assembler_.create_matrix<Op>();
   std::vector<double>& b = host_rhs_[Op::block_rows];
   b.assign(static_cast<std::size_t>(assembler_.node_count()) * Op::block_rows, 0.0);
-  const auto start = Clock::now();
+  Stopwatch watch;
   {
     const ScopedLogEvent event(LogEvent::assemble);
     assembler_.assemble(op, fe::Memory::host, slot->second,
                         rhs ? std::span<double>(b) : std::span<double>());
   }
-  const auto assembled = Clock::now();
-  times_.assembly += std::chrono::duration<double>(assembled - start).count();
+  times_.assembly += watch.lap();
   if (edit) edit(slot->second.values.data(), rhs ? b.data() : nullptr);
   matrix.set_values(slot->second);
   if (same_values) same_values->set_values(std::span<const double>(slot->second.values));
   if (rhs) rhs->set_values(b);
-  times_.handoff += seconds_since(assembled);
+  times_.handoff += watch.seconds();
 }
 
 // Device fields, device solves: the assembler writes into PETSc's device arrays.
@@ -131,10 +120,9 @@ template <class Op>
 void SystemAssembler::assemble_into_petsc(const Op& op, PetscMatrix& matrix, PetscVector* rhs,
                                           const Edit& edit, PetscMatrix* same_values) {
   const Stream& stream = *assembler_.stream();
-  const auto start = Clock::now();
+  Stopwatch watch;
   const std::span<double> values(matrix.begin_device_write(stream), matrix.value_count());
   std::span<double> rhs_values;
-  auto assembled = start;
   try {
     if (rhs) rhs_values = {rhs->begin_device_write(stream), rhs->local_value_count()};
     {
@@ -142,8 +130,7 @@ void SystemAssembler::assemble_into_petsc(const Op& op, PetscMatrix& matrix, Pet
       assembler_.assemble(op, fe::Memory::device, {fe::Memory::device, values, rhs_values});
       stream.synchronize();  // so that the event (and the phase timers) see the device time
     }
-    assembled = Clock::now();
-    times_.assembly += std::chrono::duration<double>(assembled - start).count();
+    times_.assembly += watch.lap();
     if (edit) edit(values.data(), rhs ? rhs_values.data() : nullptr);
     if (same_values) same_values->set_device_values(values.data(), stream);
   } catch (...) {
@@ -156,7 +143,7 @@ void SystemAssembler::assemble_into_petsc(const Op& op, PetscMatrix& matrix, Pet
   matrix.end_device_write(stream);
   if (rhs) rhs->end_device_write(stream);
   stream.synchronize();
-  times_.handoff += seconds_since(assembled);
+  times_.handoff += watch.seconds();
 }
 
 // Host fields (uploaded), device values copied to host PETSc objects.
@@ -166,7 +153,7 @@ void SystemAssembler::assemble_then_copy(const Op& op, PetscMatrix& matrix, Pets
   Device& d = *device_;
   const Stream& stream = *assembler_.stream();
   const int shape = Op::block_rows * 4 + Op::block_cols;
-  const auto start = Clock::now();
+  Stopwatch watch;
   // The operator with its fields pointing at device copies of the host fields (constant ones
   // uploaded once: why this does not leave the staging to fe::Assembler).
   const Op device_op =
@@ -190,8 +177,7 @@ void SystemAssembler::assemble_then_copy(const Op& op, PetscMatrix& matrix, Pets
          rhs ? std::span<double>(b->second.data(), b->second.size()) : std::span<double>{}});
     stream.synchronize();
   }
-  const auto assembled = Clock::now();
-  times_.assembly += std::chrono::duration<double>(assembled - start).count();
+  times_.assembly += watch.lap();
   if (edit) edit(slot->second.values.data(), rhs ? b->second.data() : nullptr);
   matrix.begin_set_values(slot->second, stream);
   if (same_values) same_values->begin_set_values(slot->second.values, stream);
@@ -199,7 +185,7 @@ void SystemAssembler::assemble_then_copy(const Op& op, PetscMatrix& matrix, Pets
   matrix.end_set_values();
   if (same_values) same_values->end_set_values();
   if (rhs) rhs->end_set_values();
-  times_.handoff += seconds_since(assembled);
+  times_.handoff += watch.seconds();
 }
 
 }  // namespace foehn::petsc

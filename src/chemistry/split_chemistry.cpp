@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <exception>
 #include <span>
@@ -13,6 +12,7 @@
 
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 
 namespace foehn::chemistry {
 namespace {
@@ -20,10 +20,6 @@ namespace {
 RosenbrockOptions without_throwing(RosenbrockOptions options) {
   options.throw_on_failure = false;  // the split reports once, over both parts
   return options;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 }  // namespace
@@ -73,7 +69,7 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
   std::thread gpu_thread([&] {
     try {
       select_device(device);
-      const auto start = std::chrono::steady_clock::now();
+      const Stopwatch gpu_clock;
       if (gpu_cells > 0) {
         gpu_.upload(batch, 0, gpu_cells);
         gpu_.set_next_steps(
@@ -81,7 +77,7 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
         gpu_report = gpu_.advance(duration);
         gpu_.download(batch, 0);
       }
-      gpu_seconds = seconds_since(start);
+      gpu_seconds = gpu_clock.seconds();
     } catch (...) {
       gpu_error = std::current_exception();
     }
@@ -89,10 +85,10 @@ ChemistryStepReport SplitChemistrySolver::solve(ChemistryBatch& batch, double du
   ChemistryStepReport report;
   double cpu_seconds = 0.0;
   try {
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch cpu_clock;
     if (cpu_cells > 0)
       report = cpu_.solve_range(batch, duration, gpu_cells, cpu_cells, cpu_threads);
-    cpu_seconds = seconds_since(start);
+    cpu_seconds = cpu_clock.seconds();
   } catch (...) {
     gpu_thread.join();
     throw;

@@ -142,6 +142,15 @@ class LinearSolver {
 
  private:
   void configure(MPI_Comm comm, const SolverSettings& settings);
+  // Parts of configure: the options database over the code's choices (an unknown type named as
+  // the user's input), the GAMG settings no option overrides, Foehn's own options.
+  void set_from_options();
+  void apply_gamg_settings(const SolverSettings& settings);
+  void read_foehn_options(MPI_Comm comm, const SolverSettings& settings);
+  // Parts of solve: the set-up (timed into result), the outcome read from the KSP.
+  void set_up(PetscBool reuse, SolveResult& result);
+  void read_outcome(SolveResult& result);
+  [[noreturn]] void fail_not_converged(const SolveResult& result) const;
   bool decide_rebuild();
   void take_snapshot();
   // Runs `action`, adding the solver's prefix and description to a foehn::Error it throws.

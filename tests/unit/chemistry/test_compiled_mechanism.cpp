@@ -362,7 +362,8 @@ TEST(CompiledMechanism, LongChainsCompileInNearLinearTime) {
   constexpr int n = 300000;
   Mechanism m;
   m.species.resize(n);
-  for (int i = 0; i < n; ++i) m.species[static_cast<std::size_t>(i)].name = "S" + std::to_string(i);
+  for (int i = 0; i < n; ++i)
+    m.species[static_cast<std::size_t>(i)].name = std::string("S").append(std::to_string(i));
   for (int i = 0; i + 1 < n; ++i) {
     Reaction r;
     r.parameters[0] = 1.0;

@@ -84,7 +84,8 @@ TEST_P(CorePhysics, EverySystemOfTheTableIsASolverWithItsPrefix) {
     EXPECT_GT(report.iterations[index_of(system)], 0) << linear_systems[index_of(system)].name;
   const std::string help = linear_systems_help();
   for (const LinearSystemRow& row : linear_systems)
-    EXPECT_NE(help.find("-" + std::string(row.prefix) + " "), std::string::npos) << help;
+    EXPECT_NE(help.find(std::string("-").append(row.prefix).append(" ")), std::string::npos)
+        << help;
 }
 
 TEST_P(CorePhysics, ClosedBoxConservesTracerMass) {

@@ -41,14 +41,14 @@ class TightTolerances {
  public:
   TightTolerances() {
     for (const LinearSystemRow& system : linear_systems) {
-      const std::string prefix = "-" + std::string(system.prefix);
+      const std::string prefix = std::string("-").append(system.prefix);
       PetscOptionsSetValue(nullptr, (prefix + "ksp_rtol").c_str(), "1e-13");
       PetscOptionsSetValue(nullptr, (prefix + "ksp_max_it").c_str(), "5000");
     }
   }
   ~TightTolerances() {
     for (const LinearSystemRow& system : linear_systems) {
-      const std::string prefix = "-" + std::string(system.prefix);
+      const std::string prefix = std::string("-").append(system.prefix);
       PetscOptionsClearValue(nullptr, (prefix + "ksp_rtol").c_str());
       PetscOptionsClearValue(nullptr, (prefix + "ksp_max_it").c_str());
     }

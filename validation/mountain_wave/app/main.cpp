@@ -27,17 +27,16 @@
 #include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/memory_budget.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "gpu_memory.hpp"
 #include "io/case_fingerprint.hpp"
 #include "io/checkpoint.hpp"
-#include "io/output_series.hpp"
-#include "io/section_sampler.hpp"
 #include "io/timing_reduce.hpp"
 #include "io/xdmf.hpp"
 #include "mountain_wave_model.hpp"
 #include "petsc_application.hpp"
 #include "run_options.hpp"
-#include "stopwatch.hpp"
+#include "run_outputs.hpp"
 
 namespace foehn::mountainwave {
 namespace {
@@ -184,8 +183,8 @@ class StepBreakdown {
     ++steps_;
     seconds_[0] += report.times.assembly;
     seconds_[1] += report.times.handoff;
-    seconds_[2] += report.times.petsc_setup;
-    seconds_[3] += report.times.petsc_solve;
+    seconds_[2] += report.times[TimedPhase::petsc_setup];
+    seconds_[3] += report.times[TimedPhase::petsc_solve];
     seconds_[4] += report.times.total;
     for (std::size_t k = 0; k < iterations_.size(); ++k) iterations_[k] += report.iterations[k];
   }
@@ -214,17 +213,8 @@ class StepBreakdown {
 };
 
 void add_times(StepTimings& timings, const StepTimes& t) {
-  timings.add(TimedPhase::temperature_matrix, t.theta_matrix);
-  timings.add(TimedPhase::water_vapor_matrix, t.qv_matrix);
-  timings.add(TimedPhase::cloud_water_matrix, t.qc_matrix);
-  timings.add(TimedPhase::rain_water_matrix, t.qr_matrix);
-  timings.add(TimedPhase::momentum_matrix, t.momentum_matrix);
-  timings.add(TimedPhase::pressure_correction_matrix, t.pressure_matrix);
-  timings.add(TimedPhase::divergence_matrix, t.divergence_matrix);
-  timings.add(TimedPhase::stabilisation_matrix, t.stabilisation_matrix);
-  timings.add(TimedPhase::projection_matrix, t.projection_matrix);
-  timings.add(TimedPhase::petsc_setup, t.petsc_setup);
-  timings.add(TimedPhase::petsc_solve, t.petsc_solve);
+  for (int phase = 0; phase < timed_phase_count; ++phase)
+    timings.add(static_cast<TimedPhase>(phase), t.phases[static_cast<std::size_t>(phase)]);
   timings.finish_step(t.total);
 }
 
@@ -286,241 +276,241 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
   file.commit();
 }
 
-void run() {
+// The communicator the run uses, this rank and how many there are.
+struct Ranks {
   MPI_Comm comm = PETSC_COMM_WORLD;
-  int rank = 0, ranks = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &ranks);
-  RunOptions o = read_run_options(comm);
-  if (app::help_requested()) {
-    // Build a tiny model so that every solver's and hand-off's options are listed too.
-    RunOptions tiny = o;
-    tiny.domain.cells_x = tiny.domain.cells_y = tiny.domain.cells_z = 2;
-    tiny.mesh_file.clear();
-    const petsc::DistributedMesh mesh = make_mesh(tiny, comm, rank);
-    const MountainWaveModel listing(mesh, tiny.domain, o.physics, o.numerics);
-    return;
-  }
-  // Every rank checks (the same answer on a shared file system), so that a bad -output_dir
-  // stops them all before the first collective call.
+  int rank = 0, count = 1;
+};
+
+// -help: a tiny model is built so that every solver's and hand-off's options are listed too.
+void list_every_systems_options(const RunOptions& o, const Ranks& ranks) {
+  RunOptions tiny = o;
+  tiny.domain.cells_x = tiny.domain.cells_y = tiny.domain.cells_z = 2;
+  tiny.mesh_file.clear();
+  const petsc::DistributedMesh mesh = make_mesh(tiny, ranks.comm, ranks.rank);
+  const MountainWaveModel listing(mesh, tiny.domain, o.physics, o.numerics);
+}
+
+// The backend; on the CUDA backend, which GPU of which host each rank uses (in the run log)
+// and whether a generated case fits them, so that one too large stops here rather than in a
+// PETSc GPU error minutes later. Every rank checks -output_dir (the same answer on a shared file
+// system), so that a bad one stops them all before the first collective call.
+Backend choose_backend(RunOptions& o, const Ranks& ranks) {
   make_output_folder(o.output_dir, "-output_dir");
-  const Backend backend = select_backend(o.backend, rank == 0 ? &std::cerr : nullptr);
+  const Backend backend = select_backend(o.backend, ranks.rank == 0 ? &std::cerr : nullptr);
   o.numerics.backend = backend;
-  // Where every rank runs, in the run log: which GPU of which host.
-  const int device = backend == Backend::cuda ? petsc::select_device_for_rank(comm) : -1;
+  const int device = backend == Backend::cuda ? petsc::select_device_for_rank(ranks.comm) : -1;
   if (backend == Backend::cuda) {
-    for (const std::string& line : petsc::device_placement_report(comm, device))
+    for (const std::string& line : petsc::device_placement_report(ranks.comm, device))
       std::printf("foehn-mountainwave: %s\n", line.c_str());
-    const std::string sharing = petsc::device_sharing_warning(comm);
+    const std::string sharing = petsc::device_sharing_warning(ranks.comm);
     if (!sharing.empty()) std::printf("foehn-mountainwave: warning: %s\n", sharing.c_str());
   }
-
   if (o.mesh_file.empty()) {
     const MountainMeshOptions& d = o.domain;
     const double tets = 6.0 * d.cells_x * d.cells_y * d.cells_z;
     check_model_memory(o.mesh_request, tets);
-    // A case too large for its GPUs stops here, not in a PETSc GPU error minutes later.
     if (backend == Backend::cuda) {
-      const std::string note =
-          check_gpu_memory_fits(comm, tets, device_solves_for(o.numerics, comm), o.mesh_request);
-      if (rank == 0 && !note.empty()) std::printf("foehn-mountainwave: %s\n", note.c_str());
+      const std::string note = check_gpu_memory_fits(
+          ranks.comm, tets, device_solves_for(o.numerics, ranks.comm), o.mesh_request);
+      if (ranks.rank == 0 && !note.empty()) std::printf("foehn-mountainwave: %s\n", note.c_str());
     }
   }
-  app::Stopwatch setup_clock;
-  TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field
-  const petsc::DistributedMesh mesh = make_mesh(o, comm, rank, &input_mesh);
-  const double mesh_seconds = setup_clock.seconds();
-  // The tets the checkpoints' XDMF files point to, in the input numbering the checkpoints use.
-  const std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
-  if (builds_mesh_in_slabs(o, ranks))
+  return backend;
+}
+
+// Seconds from the start of the set-up to the end of each of its parts, for the run log.
+struct SetupClock {
+  Stopwatch watch;
+  double mesh = 0, files = 0, model = 0;
+};
+
+// The distributed mesh and the file of its tets that the checkpoints' XDMF files point to (in
+// the input numbering the checkpoints use); dt from its shortest edge. `input_mesh`: rank 0's
+// whole mesh, kept for the tracer parcels only.
+petsc::DistributedMesh build_mesh(RunOptions& o, const Ranks& ranks,
+                                  const std::filesystem::path& topology_file, TetMesh& input_mesh,
+                                  SetupClock& clock) {
+  petsc::DistributedMesh mesh = make_mesh(o, ranks.comm, ranks.rank, &input_mesh);
+  clock.mesh = clock.watch.seconds();
+  if (builds_mesh_in_slabs(o, ranks.count))
     write_mesh_topology_file(topology_file, mesh);
   else
-    petsc::detail::run_collectively(comm, [&] {
-      if (rank == 0) write_mesh_topology_file(topology_file, input_mesh);
+    petsc::detail::run_collectively(ranks.comm, [&] {
+      if (ranks.rank == 0) write_mesh_topology_file(topology_file, input_mesh);
     });
-  if (!o.tracers.enabled()) input_mesh = TetMesh{};
-  choose_time_step(o, shortest_edge(mesh.local, comm));
-  const double files_seconds = setup_clock.seconds();
-  MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
-  const double model_seconds = setup_clock.seconds();
-  const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks);
-  model.set_state(
-      o.restart.empty()
-          ? model.initial_state()
-          : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
-  if (rank == 0) {
-    std::printf(
-        "foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
-        "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s (mesh %.2f, topology file %.2f, "
-        "systems %.2f, state %.2f)\n",
-        static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets), ranks,
-        std::string(to_string(backend)).c_str(),
-        std::string(fe::to_string(o.numerics.strategy)).c_str(),
-        model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
-        o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
-        setup_clock.seconds(), mesh_seconds, files_seconds - mesh_seconds,
-        model_seconds - files_seconds, setup_clock.seconds() - model_seconds);
-    for (const std::string& line : model.solver_descriptions())
-      std::printf("  solver %s\n", line.c_str());
-  }
-  MPI_Barrier(comm);
+  if (!o.tracers.enabled()) input_mesh = TetMesh{};  // before the model takes the memory
+  choose_time_step(o, shortest_edge(mesh.local, ranks.comm));
+  clock.files = clock.watch.seconds();
+  return mesh;
+}
 
-  std::unique_ptr<OutputSeries> series;
-  if (o.write_vtk) {
-    series = std::make_unique<OutputSeries>(mesh, o.output_dir, "mountainwave");
-    if (!o.restart.empty()) series->resume(model.time());
-  }
-  std::unique_ptr<SectionSampler> sampler;
-  MountainWaveCase attributes{o.domain.mountain_height, o.domain.mountain_half_width,
-                              o.physics.inflow_speed,   o.physics.buoyancy_frequency,
-                              o.physics.theta0,         o.physics.gravity,
-                              o.domain.length_x,        o.domain.length_y};
-  if (o.write_sections) sampler = std::make_unique<SectionSampler>(mesh, SectionGrid{});
-  std::unique_ptr<TracerParcels> tracers;
-  std::vector<std::pair<double, std::string>> tracer_series;  // rank 0: tracers.pvd
-  // Keep the interrupted run's snapshots up to the restart; later ones are written again. A bad
-  // .pvd fails on rank 0: every rank throws (the tracers' constructor below is collective).
-  petsc::detail::run_collectively(comm, [&] {
-    if (!o.tracers.enabled() || rank != 0 || o.restart.empty() ||
-        !std::filesystem::exists(o.output_dir / "tracers.pvd"))
-      return;
-    for (const auto& entry : read_pvd_entries(o.output_dir / "tracers.pvd"))
-      if (entry.first <= model.time()) tracer_series.push_back(entry);
-  });
-  if (o.tracers.enabled()) {
-    tracers = std::make_unique<TracerParcels>(mesh, rank == 0 ? &input_mesh : nullptr, o.tracers,
-                                              model.state());
-    input_mesh = TetMesh{};  // the field keeps what it needs
-  }
-  // Output reads the state on the host: model.state() copies it from the GPU when the solves
-  // run there, at output times only.
-  auto write_outputs = [&] {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::output);
-    const ModelState& state = model.state();
-    if (series) series->write(state);
-    if (tracers) {
-      char name[64];
-      std::snprintf(name, sizeof name, "tracers_%06lld", static_cast<long long>(state.step));
-      tracers->write_csv(o.output_dir / (std::string(name) + ".csv"));
-      tracers->write_vtp(o.output_dir / (std::string(name) + ".vtp"));
-      petsc::detail::run_collectively(comm, [&] {
-        if (rank != 0) return;
-        tracer_series.emplace_back(state.time, std::string(name) + ".vtp");
-        write_pvd(o.output_dir / "tracers.pvd", tracer_series);
-      });
-    }
-    if (sampler) {
-      char name[64];
-      std::snprintf(name, sizeof name, "sections_%06lld.h5", static_cast<long long>(state.step));
-      sampler->write_state_sections(o.output_dir / name, state, attributes);
-      sampler->write_state_sections(o.output_dir / "sections_latest.h5", state, attributes);
-      petsc::detail::run_collectively(comm, [&] {
-        if (rank != 0) return;
-        write_sections_xdmf(o.output_dir / name);
-        write_sections_xdmf(o.output_dir / "sections_latest.h5");
-      });
-    }
-  };
-  auto write_checkpoint_now = [&] {
-    const petsc::ScopedLogEvent event(petsc::LogEvent::output);
-    const ModelState& state = model.state();
-    char name[64];
-    std::snprintf(name, sizeof name, "checkpoint_%06lld.h5", static_cast<long long>(state.step));
-    write_checkpoint(mesh, state, o.output_dir / name, CheckpointMetadata{fingerprint});
-    petsc::detail::run_collectively(comm, [&] {
-      if (rank == 0) write_checkpoint_xdmf(o.output_dir / name, topology_file);
-    });
-    if (rank == 0) std::printf("  checkpoint %s\n", (o.output_dir / name).c_str());
-  };
-  if (o.restart.empty()) write_outputs();
-  check_whole_steps_to_end(o, model.time());
+void print_setup(const RunOptions& o, const petsc::DistributedMesh& mesh,
+                 const MountainWaveModel& model, const Ranks& ranks, const SetupClock& clock) {
+  if (ranks.rank != 0) return;
+  const double total = clock.watch.seconds();
+  std::printf(
+      "foehn-mountainwave: %lld nodes, %lld tets on %d rank(s), backend %s (%s), solves "
+      "on the %s, dt %.3g s, end %.0f s%s, setup %.2f s (mesh %.2f, topology file %.2f, "
+      "systems %.2f, state %.2f)\n",
+      static_cast<long long>(mesh.global_nodes), static_cast<long long>(mesh.global_tets),
+      ranks.count, std::string(to_string(o.numerics.backend)).c_str(),
+      std::string(fe::to_string(o.numerics.strategy)).c_str(),
+      model.device_solves() ? "GPU" : "CPU", o.numerics.dt, o.end_time,
+      o.restart.empty() ? "" : (", restarted at t = " + std::to_string(model.time())).c_str(),
+      total, clock.mesh, clock.files - clock.mesh, clock.model - clock.files, total - clock.model);
+  for (const std::string& line : model.solver_descriptions())
+    std::printf("  solver %s\n", line.c_str());
+}
 
+// What the steps measured: the last step's report, the timing table's and the breakdown's sums
+// over the steps after the warm-up, and the GPU memory after the first step.
+struct StepsMeasured {
+  StepReport last;
   StepTimings timings;
   StepBreakdown breakdown;
+  GpuMemoryUse gpu_memory;
+};
+
+// The step lines' header; the Krylov iteration columns are the systems' names, in table order.
+void print_step_header() {
+  std::string systems;
+  for (const LinearSystemRow& row : linear_systems) {
+    systems += ' ';
+    systems += row.name;
+  }
+  std::printf("%6s %9s %6s %4s  its%s %10s %8s\n", "step", "time s", "CFL", "pic", systems.c_str(),
+              "max div", "wall s");
+}
+
+void print_step_line(const MountainWaveModel& model, const StepReport& last) {
+  std::string iterations;
+  for (std::size_t k = 0; k < linear_system_count; ++k) {
+    char column[32];
+    const int width = static_cast<int>(std::max<std::size_t>(linear_systems[k].name.size(), 2));
+    std::snprintf(column, sizeof column, " %*d", width, last.iterations[k]);
+    iterations += column;
+  }
+  std::printf("%6lld %9.1f %6.2f %4d     %s %10.3e %8.3f\n",
+              static_cast<long long>(model.completed_steps()), model.time(), last.cfl,
+              last.picard_iterations, iterations.c_str(), last.max_divergence, last.times.total);
+  std::fflush(stdout);
+}
+
+// Steps to -end_time (or -max_steps), writing the outputs every -output_interval, checkpoints
+// every -checkpoint_interval steps, and both at the end.
+StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& o,
+                        const petsc::DistributedMesh& mesh, const Ranks& ranks) {
+  StepsMeasured measured;
   std::int64_t steps_run = 0;
   double next_output =
       o.output_interval > 0
           ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
           : INFINITY;
-  StepReport last;
-  GpuMemoryUse gpu_memory;
   bool cfl_warned = false;
-  if (rank == 0)
-    std::printf("%6s %9s %6s %4s  %-28s %10s %8s\n", "step", "time s", "CFL", "pic",
-                "its theta qv qc qr mom p proj", "max div", "wall s");
+  if (ranks.rank == 0) print_step_header();
   while (model.time() < o.end_time - 1e-9 * o.numerics.dt &&
          (o.max_steps < 0 || steps_run < o.max_steps)) {
-    last = model.step();
-    if (tracers) tracers->follow(model.state());  // the velocity on the host every step
+    const StepReport& last = measured.last = model.step();
+    outputs.follow(model.state());  // the tracers: the velocity on the host every step
     ++steps_run;
     // The flow over the mountain is faster than U: the measured number is only warned about.
-    if (rank == 0 && last.cfl > o.cfl_max && !cfl_warned) {
+    if (ranks.rank == 0 && last.cfl > o.cfl_max && !cfl_warned) {
       std::fprintf(stderr,
                    "foehn-mountainwave: warning: step %lld reached CFL %.2f, above -cfl_max %.2f\n",
                    static_cast<long long>(model.completed_steps()), last.cfl, o.cfl_max);
       cfl_warned = true;
     }
     // The first step builds every preconditioner: what the GPUs hold then is what the case needs.
-    if (steps_run == 1 && backend == Backend::cuda) {
-      gpu_memory = measure_gpu_memory(comm, mesh.local_tets());
-      if (rank == 0) std::printf("foehn-mountainwave: %s\n", gpu_memory.describe().c_str());
+    if (steps_run == 1 && o.numerics.backend == Backend::cuda) {
+      measured.gpu_memory = measure_gpu_memory(ranks.comm, mesh.local_tets());
+      if (ranks.rank == 0)
+        std::printf("foehn-mountainwave: %s\n", measured.gpu_memory.describe().c_str());
     }
     if (steps_run > o.timing_warmup_steps) {
-      add_times(timings, last.times);
-      breakdown.add(last);
+      add_times(measured.timings, last.times);
+      measured.breakdown.add(last);
     }
-    if (rank == 0) {
-      const auto& i = last.iterations;
-      std::printf("%6lld %9.1f %6.2f %4d  %5d %2d %2d %2d %4d %3d %4d %10.3e %8.3f\n",
-                  static_cast<long long>(model.completed_steps()), model.time(), last.cfl,
-                  last.picard_iterations, i[0], i[1], i[2], i[3], i[4], i[5], i[6],
-                  last.max_divergence, last.times.total);
-      std::fflush(stdout);
-    }
+    if (ranks.rank == 0) print_step_line(model, last);
     if (model.time() >= next_output - 1e-9 * o.numerics.dt) {
-      write_outputs();
+      outputs.write(model.state());
       next_output += o.output_interval;
     }
     if (o.checkpoint_interval > 0 && model.completed_steps() % o.checkpoint_interval == 0)
-      write_checkpoint_now();
+      outputs.write_checkpoint(model.state());
   }
   if (o.output_interval == 0 ||
       model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
-    write_outputs();
-  write_checkpoint_now();
+    outputs.write(model.state());
+  outputs.write_checkpoint(model.state());
+  return measured;
+}
 
+// timing.md and timing.json (the largest time over the ranks), run.json. Collective.
+void write_reports(const StepsMeasured& measured, const MountainWaveModel& model,
+                   const RunOutputs& outputs, const RunOptions& o,
+                   const petsc::DistributedMesh& mesh, const Ranks& ranks) {
+  const Backend backend = o.numerics.backend;
   const std::string label = !o.timing_label.empty()
                                 ? o.timing_label
-                                : std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks") +
+                                : std::to_string(ranks.count) +
+                                      (ranks.count == 1 ? " rank" : " ranks") +
                                       (backend == Backend::cuda ? " + GPU" : " (CPU)");
-  if (timings.steps() > 0) {
-    const TimingTable table = reduce_timing_table(timings, comm, label);
-    if (rank == 0) {
+  if (measured.timings.steps() > 0) {
+    const TimingTable table = reduce_timing_table(measured.timings, ranks.comm, label);
+    if (ranks.rank == 0) {
       std::printf("\n%s\n", table.markdown().c_str());
       write_text(o.output_dir / "timing.md", table.markdown());
       write_text(o.output_dir / "timing.json", table.json());
     }
   }
-  const nlohmann::json step_breakdown = breakdown.json(comm);  // collective
-  if (rank == 0) {
-    const nlohmann::json run = {
-        {"steps", model.completed_steps()},
-        {"time", model.time()},
-        {"dt", o.numerics.dt},
-        {"cfl", last.cfl},
-        {"max_divergence", last.max_divergence},
-        {"nodes", mesh.global_nodes},
-        {"tets", mesh.global_tets},
-        {"ranks", ranks},
-        {"backend", to_string(backend)},
-        {"solves", model.device_solves() ? "device" : "host"},
-        {"strategy", fe::to_string(o.numerics.strategy)},
-        {"tracer_parcels_left_domain", tracers ? tracers->left_domain() : 0},
-        {"gpu_memory_max_bytes_per_rank", gpu_memory.max_used_bytes},
-        {"gpu_memory_bytes_per_tet", gpu_memory.bytes_per_tet},
-        {"timed_steps", step_breakdown}};
-    write_text(o.output_dir / "run.json", run.dump(2) + "\n");
-  }
+  const nlohmann::json step_breakdown = measured.breakdown.json(ranks.comm);  // collective
+  if (ranks.rank != 0) return;
+  const nlohmann::json run = {{"steps", model.completed_steps()},
+                              {"time", model.time()},
+                              {"dt", o.numerics.dt},
+                              {"cfl", measured.last.cfl},
+                              {"max_divergence", measured.last.max_divergence},
+                              {"nodes", mesh.global_nodes},
+                              {"tets", mesh.global_tets},
+                              {"ranks", ranks.count},
+                              {"backend", to_string(backend)},
+                              {"solves", model.device_solves() ? "device" : "host"},
+                              {"strategy", fe::to_string(o.numerics.strategy)},
+                              {"tracer_parcels_left_domain", outputs.tracers_left_domain()},
+                              {"gpu_memory_max_bytes_per_rank", measured.gpu_memory.max_used_bytes},
+                              {"gpu_memory_bytes_per_tet", measured.gpu_memory.bytes_per_tet},
+                              {"timed_steps", step_breakdown}};
+  write_text(o.output_dir / "run.json", run.dump(2) + "\n");
+}
+
+void run() {
+  Ranks ranks;
+  MPI_Comm_rank(ranks.comm, &ranks.rank);
+  MPI_Comm_size(ranks.comm, &ranks.count);
+  RunOptions o = read_run_options(ranks.comm);
+  if (app::help_requested()) return list_every_systems_options(o, ranks);
+  const Backend backend = choose_backend(o, ranks);
+
+  SetupClock clock;
+  TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field
+  const std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
+  const petsc::DistributedMesh mesh = build_mesh(o, ranks, topology_file, input_mesh, clock);
+  MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
+  clock.model = clock.watch.seconds();
+  const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks.count);
+  model.set_state(
+      o.restart.empty()
+          ? model.initial_state()
+          : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
+  print_setup(o, mesh, model, ranks, clock);
+  MPI_Barrier(ranks.comm);
+
+  RunOutputs outputs(o, mesh, model, input_mesh, topology_file, fingerprint);
+  if (o.restart.empty()) outputs.write(model.state());
+  check_whole_steps_to_end(o, model.time());
+  const StepsMeasured measured = run_steps(model, outputs, o, mesh, ranks);
+  write_reports(measured, model, outputs, o, mesh, ranks);
 }
 
 }  // namespace

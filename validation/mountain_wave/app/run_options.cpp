@@ -37,11 +37,10 @@ struct PathTexts {
 // without_effect_on_results(): outputs, run length, labels, the diagnostic tracer parcels, and
 // options whose effect the fingerprint records otherwise (the mesh as cells or file; dt, not
 // -cfl; the resolved backend, solve placement and mesh partition).
-void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,
-             PathTexts& paths) {
-  MountainMeshOptions& d = o.domain;
-  Physics& p = o.physics;
-  Numerics& n = o.numerics;
+// The options, in the order -help lists them and the restart fingerprint records them: the mesh,
+// the physics, the numerics, the outputs.
+void declare_mesh_options(petsc::OptionTable& t, MountainMeshOptions& d,
+                          std::vector<long long>& cells, long long& tets, PathTexts& paths) {
   t.integer_list("-mesh_cells", "Mesh cells nx,ny,nz", &cells, 3, {1, 1 << 20})
       .without_effect_on_results()
       .integer("-mesh_tets",
@@ -65,19 +64,25 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
       .real("-horizontal_growth", "Largest width ratio of neighbouring cells outside it",
             &d.horizontal_growth, RealRange::closed(1, 2))
       .real("-vertical_grading", "Lowest layer / mean layer thickness", &d.vertical_grading,
-            RealRange::above_up_to(0, 1))
-      // Physical bounds, far outside any atmosphere but inside what the solvers can represent:
-      // 1e300 passed a ">= 0" check and ended in non-finite solves minutes later.
-      .real("-U", "Inflow speed, m/s (below the speed of sound: the model is incompressible)",
-            &p.inflow_speed, RealRange::closed(0, 340))
+            RealRange::above_up_to(0, 1));
+}
+
+void declare_physics_options(petsc::OptionTable& t, Physics& p) {
+  // Physical bounds, far outside any atmosphere but inside what the solvers can represent:
+  // 1e300 passed a ">= 0" check and ended in non-finite solves minutes later.
+  t.real("-U", "Inflow speed, m/s (below the speed of sound: the model is incompressible)",
+         &p.inflow_speed, RealRange::closed(0, 340))
       .real("-N", "Buoyancy frequency, 1/s", &p.buoyancy_frequency, RealRange::closed(0, 1))
       .real("-viscosity", "Kinematic viscosity, m^2/s", &p.viscosity, RealRange::closed(0, 1e6))
       .real("-diffusivity", "Diffusivity of theta' and tracers, m^2/s", &p.diffusivity,
             RealRange::closed(0, 1e6))
       .real("-sponge_rate", "Largest Rayleigh damping rate, 1/s", &p.sponge_rate,
             RealRange::closed(0, 1))
-      .flag("-closed_box", "Walls everywhere, fluid at rest (conservation tests)", &p.closed_box)
-      .real("-dt", "Time step, s", &n.dt, RealRange::above(0))
+      .flag("-closed_box", "Walls everywhere, fluid at rest (conservation tests)", &p.closed_box);
+}
+
+void declare_numerics_options(petsc::OptionTable& t, RunOptions& o, Numerics& n) {
+  t.real("-dt", "Time step, s", &n.dt, RealRange::above(0))
       .real("-cfl", "Time step from this CFL number U dt / shortest edge (0: use -dt)", &o.cfl,
             RealRange::at_least(0))
       .without_effect_on_results()
@@ -122,9 +127,12 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
               {{"auto", SolvePlacement::automatic},
                {"host", SolvePlacement::host},
                {"device", SolvePlacement::device}})
-      .without_effect_on_results()
-      .real("-output_interval", "Simulated seconds between outputs (0: at the end)",
-            &o.output_interval, RealRange::at_least(0))
+      .without_effect_on_results();
+}
+
+void declare_output_options(petsc::OptionTable& t, RunOptions& o, PathTexts& paths) {
+  t.real("-output_interval", "Simulated seconds between outputs (0: at the end)",
+         &o.output_interval, RealRange::at_least(0))
       .without_effect_on_results()
       .integer("-checkpoint_interval", "Steps between HDF5 checkpoints (0: at the end)",
                &o.checkpoint_interval, {0, IntegerRange{}.max})
@@ -160,6 +168,14 @@ void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells
       .without_effect_on_results()
       .text("-timing_label", "Configuration name in the timing table", &o.timing_label)
       .without_effect_on_results();
+}
+
+void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,
+             PathTexts& paths) {
+  declare_mesh_options(t, o.domain, cells, tets, paths);
+  declare_physics_options(t, o.physics);
+  declare_numerics_options(t, o, o.numerics);
+  declare_output_options(t, o, paths);
 }
 
 }  // namespace

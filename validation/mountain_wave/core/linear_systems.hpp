@@ -1,8 +1,8 @@
 #pragma once
 // The core's linear systems, in the order a step solves them: the one table from which the
 // solvers and their options prefixes, the per-system reports (Krylov iterations in the log and
-// run.json) and -help are made. Adding a system is its row here, its physics function in
-// mountain_wave_step.cpp and a test.
+// run.json, the timing table's matrix rows) and -help are made. Adding a system is its row
+// here, its physics function in mountain_wave_step.cpp and a test.
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "foehn/petsc/linear_solver.hpp"
+#include "io/timing_table.hpp"
 #include "model_state.hpp"
 
 namespace foehn::mountainwave {
@@ -23,20 +24,24 @@ struct LinearSystemRow {
   int block_size;           // 1: a scalar per node; 3: velocity (3 x 3 blocks, assembled rhs)
   petsc::SolverKind kind;   // the solver family it starts from (linear_solver.hpp)
   std::string_view solves;  // what, for -help
+  TimedPhase matrix_phase;  // the timing table's row its assembly and hand-off count in
 };
 
 inline constexpr std::array<LinearSystemRow, 7> linear_systems = {{
     {LinearSystem::theta, "theta", "theta_", 1, petsc::SolverKind::advection_diffusion,
-     "potential-temperature perturbation transport"},
-    {LinearSystem::qv, "qv", "qv_", 1, petsc::SolverKind::advection_diffusion, "water vapour"},
-    {LinearSystem::qc, "qc", "qc_", 1, petsc::SolverKind::advection_diffusion, "cloud water"},
-    {LinearSystem::qr, "qr", "qr_", 1, petsc::SolverKind::advection_diffusion, "rain water"},
+     "potential-temperature perturbation transport", TimedPhase::temperature_matrix},
+    {LinearSystem::qv, "qv", "qv_", 1, petsc::SolverKind::advection_diffusion, "water vapour",
+     TimedPhase::water_vapor_matrix},
+    {LinearSystem::qc, "qc", "qc_", 1, petsc::SolverKind::advection_diffusion, "cloud water",
+     TimedPhase::cloud_water_matrix},
+    {LinearSystem::qr, "qr", "qr_", 1, petsc::SolverKind::advection_diffusion, "rain water",
+     TimedPhase::rain_water_matrix},
     {LinearSystem::momentum, "momentum", "momentum_", 3, petsc::SolverKind::momentum,
-     "momentum predictor (3 x 3 blocks)"},
+     "momentum predictor (3 x 3 blocks)", TimedPhase::momentum_matrix},
     {LinearSystem::pressure, "pressure", "pressure_", 1, petsc::SolverKind::pressure,
-     "pressure increment (Laplacian + stabilisation)"},
+     "pressure increment (Laplacian + stabilisation)", TimedPhase::pressure_correction_matrix},
     {LinearSystem::projection, "projection", "projection_", 1, petsc::SolverKind::elliptic,
-     "velocity projection (mass matrix, per component)"},
+     "velocity projection (mass matrix, per component)", TimedPhase::projection_matrix},
 }};
 inline constexpr std::size_t linear_system_count = linear_systems.size();
 

@@ -47,15 +47,12 @@ void set_owned_entries(Vec vec, const std::vector<double>& values) {
 
 }  // namespace
 
-void MountainWaveModel::setup_fixed_data() {
+// The diffusivity tensor (constant: the CUDA backend uploads it once), each tet's shortest edge
+// for the CFL number, and the mean tet volume^(2/3) that scales the pressure stabilisation.
+void MountainWaveModel::set_up_element_data() {
   Systems& s = *systems_;
   const TetMesh& local = mesh_.local;
   const std::size_t nodes = local.node_count();
-  const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
-
-  s.kinds = boundary_kinds(local);
-  s.dirichlet = dirichlet_sets(s.kinds, physics_);
-
   s.diffusivity_host.assign(9 * nodes, 0.0);
   for (std::size_t n = 0; n < nodes; ++n)
     for (int d = 0; d < 3; ++d) s.diffusivity_host[9 * n + 4 * d] = physics_.diffusivity;
@@ -87,16 +84,12 @@ void MountainWaveModel::setup_fixed_data() {
   double sums[2] = {volume_power_sum, static_cast<double>(local.tets.size())}, totals[2] = {0, 0};
   MPI_Allreduce(sums, totals, 2, MPI_DOUBLE, MPI_SUM, mesh_.comm);
   s.stabilisation_length_squared = totals[0] / std::max(totals[1], 1.0);
+}
 
-  const BoundaryVelocityData boundary = boundary_velocity_data(local, s.kinds, physics_, domain_);
-  s.inflow_u = PlacedArray<double>(boundary.inflow_u, s.fields);
-  s.slope_x = PlacedArray<double>(boundary.slope_x, s.fields);
-  s.slope_y = PlacedArray<double>(boundary.slope_y, s.fields);
-  const std::vector<std::uint8_t> constrained_velocity =
-      point_mask(nodes, 3, s.dirichlet.velocity_nodes);
-  s.constrained_velocity = PlacedArray<std::uint8_t>(constrained_velocity, s.fields);
-
-  // Vectors (on the GPU with the solves).
+// The PETSc work vectors (on the GPU with the solves), the resident state and the work arrays.
+void MountainWaveModel::create_work_arrays() {
+  Systems& s = *systems_;
+  const std::size_t nodes = mesh_.local.node_count();
   for (int k = 0; k < transported_count; ++k) {
     s.transported_old[k] = s.scalar_exchange.create_vector();
     s.transported_new[k] = s.scalar_exchange.create_vector();
@@ -110,7 +103,6 @@ void MountainWaveModel::setup_fixed_data() {
                               &s.v_gradient, &s.v_increment, &s.v_boundary})
     *v = s.vector_exchange.create_vector();
 
-  // The resident state and the work arrays.
   for (PlacedArray<double>* field :
        {&s.state.velocity, &s.velocity_iterate, &s.boundary_values, &s.body_force})
     *field = PlacedArray<double>(3 * nodes, s.fields);
@@ -118,6 +110,26 @@ void MountainWaveModel::setup_fixed_data() {
     *field = PlacedArray<double>(nodes, s.fields);
   for (auto& field : s.state.tracers) field = PlacedArray<double>(nodes, s.fields);
   for (auto& field : s.transported) field = PlacedArray<double>(nodes, s.fields);
+}
+
+void MountainWaveModel::setup_fixed_data() {
+  Systems& s = *systems_;
+  const TetMesh& local = mesh_.local;
+  const std::size_t nodes = local.node_count();
+  const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
+
+  s.kinds = boundary_kinds(local);
+  s.dirichlet = dirichlet_sets(s.kinds, physics_);
+  set_up_element_data();
+
+  const BoundaryVelocityData boundary = boundary_velocity_data(local, s.kinds, physics_, domain_);
+  s.inflow_u = PlacedArray<double>(boundary.inflow_u, s.fields);
+  s.slope_x = PlacedArray<double>(boundary.slope_x, s.fields);
+  s.slope_y = PlacedArray<double>(boundary.slope_y, s.fields);
+  const std::vector<std::uint8_t> constrained_velocity =
+      point_mask(nodes, 3, s.dirichlet.velocity_nodes);
+  s.constrained_velocity = PlacedArray<std::uint8_t>(constrained_velocity, s.fields);
+  create_work_arrays();
 
   // Lumped mass from the assembled mass matrix, and the damping terms built on it: rate * m on
   // the diagonal of theta' and of every velocity component (added to the assembled values, in

@@ -82,9 +82,9 @@ bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
       break;
   }
   // Ranks sharing a GPU time-slice it: each Krylov iteration then waits for the others'
-  // kernels and for host-staged MPI (measured on the H100, 553 k tets, docs/mountain_wave.md:
-  // 4 ranks on one GPU 1.67 s per step with the solves on the GPU, 1.25 s with them on the
-  // host), so automatic keeps the solves on the host there.
+  // kernels and for host-staged MPI, which made the GPU-resident step slower than host solves
+  // (docs/mountain_wave.md, "Ranks sharing one GPU"), so automatic keeps the solves on the host
+  // there.
   return numerics.backend == Backend::cuda && petsc::device_solves_available() &&
          petsc::one_rank_per_device(comm);
 }

@@ -35,19 +35,24 @@
 
 namespace foehn::mountainwave {
 
-// Seconds of one timestep by phase, in the rows of the published Table 10.
+// Seconds of one timestep by row of the timing table (io/timing_table.hpp: the published
+// Table 10's rows and ours); a matrix row is its assembly and hand-off.
 struct StepTimes {
-  double theta_matrix = 0, qv_matrix = 0, qc_matrix = 0, qr_matrix = 0;  // assembly + hand-off
-  double momentum_matrix = 0, divergence_matrix = 0, pressure_matrix = 0;
-  double stabilisation_matrix = 0, projection_matrix = 0;
-  double petsc_setup = 0, petsc_solve = 0;
+  std::array<double, timed_phase_count> phases{};
   double total = 0;
   // The matrix rows split: the assemblies themselves, and edits + hand-off to PETSc.
   double assembly = 0, handoff = 0;
+
+  double& operator[](TimedPhase phase) { return phases[static_cast<std::size_t>(phase)]; }
+  double operator[](TimedPhase phase) const { return phases[static_cast<std::size_t>(phase)]; }
+  // The matrix row of a system (its matrix_phase in linear_systems).
+  double& matrix_of(LinearSystem system) {
+    return (*this)[linear_systems[index_of(system)].matrix_phase];
+  }
   double other() const {
-    return total - theta_matrix - qv_matrix - qc_matrix - qr_matrix - momentum_matrix -
-           divergence_matrix - pressure_matrix - stabilisation_matrix - projection_matrix -
-           petsc_setup - petsc_solve;
+    double timed = 0;
+    for (const double seconds : phases) timed += seconds;
+    return total - timed;
   }
 };
 
@@ -120,6 +125,8 @@ class MountainWaveModel {
   bool first_step_done_ = false;
 
   void setup_fixed_data();
+  void set_up_element_data();  // parts of setup_fixed_data (model_setup.cpp)
+  void create_work_arrays();
   void setup_constraints();
   // K + P into the pressure matrix (P re-assembled first when `with_stabilisation`), with the
   // outflow rows constrained once they are set (setup_constraints).

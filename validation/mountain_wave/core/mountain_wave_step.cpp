@@ -5,7 +5,6 @@
 #include <petscmat.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 #include "foehn/fe/operators.hpp"
@@ -14,32 +13,18 @@
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/for_each.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "model_systems.hpp"
 
 namespace foehn::mountainwave {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Adds the wall time of its scope to `total`.
-class PhaseTimer {
- public:
-  explicit PhaseTimer(double& total) : total_(total), start_(Clock::now()) {}
-  ~PhaseTimer() { total_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
-  PhaseTimer(const PhaseTimer&) = delete;
-  PhaseTimer& operator=(const PhaseTimer&) = delete;
-
- private:
-  double& total_;
-  Clock::time_point start_;
-};
-
 // Solves one system, adding its time to the step's PETSc totals; returns its iterations.
 int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times) {
   const petsc::SolveResult result = system.solve(rhs, solution);
-  times.petsc_setup += result.setup_seconds;
-  times.petsc_solve += result.solve_seconds;
+  times[TimedPhase::petsc_setup] += result.setup_seconds;
+  times[TimedPhase::petsc_solve] += result.solve_seconds;
   return result.iterations;
 }
 
@@ -65,7 +50,7 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
   Systems& s = *systems_;
   const std::size_t count = s.stabilisation_values.size();
   if (with_stabilisation) {
-    PhaseTimer timer(times.stabilisation_matrix);
+    ScopedSeconds timer(times[TimedPhase::stabilisation_matrix]);
     fe::StabilisationOperator op;
     op.scale = numerics_.stabilisation_coefficient / s.stabilisation_length_squared;
     // P is kept: the pressure matrix adds it to every new Laplacian.
@@ -73,7 +58,7 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
       for_each(s.values, count, StridedCopy{values, 1, s.stabilisation_values.data(), 1});
     });
   }
-  PhaseTimer timer(times.pressure_matrix);
+  ScopedSeconds timer(times.matrix_of(LinearSystem::pressure));
   // K, the Laplacian ("pressure correction matrix"), plus P, then the outflow rows.
   petsc::System& pressure = s.system(LinearSystem::pressure);
   pressure.assemble(fe::DiffusionOperator{}, nullptr, [&](double* values, double*) {
@@ -90,11 +75,11 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
 void MountainWaveModel::assemble_step_operators(StepTimes& times) {
   Systems& s = *systems_;
   {
-    PhaseTimer timer(times.projection_matrix);
+    ScopedSeconds timer(times.matrix_of(LinearSystem::projection));
     s.system(LinearSystem::projection).assemble(fe::MassOperator{});
   }
   {
-    PhaseTimer timer(times.divergence_matrix);
+    ScopedSeconds timer(times[TimedPhase::divergence_matrix]);
     s.divergence->assemble(fe::DivergenceOperator{}, nullptr, {}, s.gradient.get());
   }
   const bool stabilisation_due = held_.step % numerics_.stabilisation_interval == 0 ||
@@ -114,10 +99,8 @@ void MountainWaveModel::transport(StepReport& report) {
   }
   for (int k = 0; k < transported_count; ++k) {
     petsc::System& system = s.system(transported_system(k));
-    double* phase[] = {&report.times.theta_matrix, &report.times.qv_matrix, &report.times.qc_matrix,
-                       &report.times.qr_matrix};
     {
-      PhaseTimer timer(*phase[k]);
+      ScopedSeconds timer(report.times.matrix_of(transported_system(k)));
       // T(u*) = M/dt + th (A(u*) + kappa K), theta' relaxed to 0 in the absorbing layers.
       fe::AdvectionDiffusionOperator op;
       op.inverse_dt = 1.0 / dt;
@@ -180,7 +163,7 @@ void MountainWaveModel::momentum_predictor(StepReport& report) {
            BodyForce{s.state.velocity.data(), s.state.theta.data(), s.transported[0].data(),
                      s.body_force.data(), dt, numerics_.theta, physics_.gravity, physics_.theta0});
   {
-    PhaseTimer timer(report.times.momentum_matrix);
+    ScopedSeconds timer(report.times.matrix_of(LinearSystem::momentum));
     // (M/dt + A(u*) + nu S) u' = M (u^n/dt + g theta'_th / theta0 z) + R m U, damped rows.
     fe::MomentumOperator op;
     op.density_over_dt = 1.0 / dt;
@@ -256,7 +239,7 @@ void MountainWaveModel::project(StepReport& report) {
 StepReport MountainWaveModel::step() {
   Systems& s = *systems_;
   StepReport report;
-  const auto step_start = Clock::now();
+  const Stopwatch step_clock;
   // The first step of a run builds every preconditioner (GAMG coarsens on the host, once): a
   // stage of its own keeps -log_view's MountainWaveStep to the steady state of a run.
   const petsc::ScopedLogStage stage(first_step_done_ ? "MountainWaveStep"
@@ -303,7 +286,7 @@ StepReport MountainWaveModel::step() {
 
   report.times.assembly = s.assembler.times().assembly;
   report.times.handoff = s.assembler.times().handoff;
-  report.times.total = std::chrono::duration<double>(Clock::now() - step_start).count();
+  report.times.total = step_clock.seconds();
   return report;
 }
 

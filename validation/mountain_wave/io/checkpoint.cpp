@@ -308,6 +308,150 @@ CheckpointContents read_contents(const petsc::DistributedMesh& mesh,
   return contents;
 }
 
+// Rank 0's value of `text`, on every rank.
+std::string rank0_text(std::string text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  FOEHN_MPI_CHECK(MPI_Bcast(&length, 1, MPI_INT, 0, comm));
+  text.resize(static_cast<std::size_t>(length));
+  FOEHN_MPI_CHECK(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm));
+  return text;
+}
+
+// This rank's state and extra fields before anything is gathered: sizes for its local nodes,
+// finite values, extra field names that are HDF5 names of their own.
+void check_fields_to_write(const petsc::DistributedMesh& mesh, const ModelState& state,
+                           std::span<const MeshField> extra_node_fields, const std::string& where) {
+  const auto nodes = static_cast<std::size_t>(mesh.local_nodes());
+  const std::vector<StateField> fields = state_fields();
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const std::vector<double>& values = field_of(state, i);
+    const std::size_t expected = nodes * static_cast<std::size_t>(fields[i].components);
+    if (values.size() != expected)
+      fail(ErrorCategory::invalid_input, where, ": state field '", fields[i].name, "' has ",
+           values.size(), " values, expected ", expected, " (", nodes, " local nodes x ",
+           fields[i].components, ")");
+    check_finite(values, fields[i].components, fields[i].name, where, &mesh.input_node_of_local);
+  }
+  for (std::size_t i = 0; i < extra_node_fields.size(); ++i) {
+    const MeshField& f = extra_node_fields[i];
+    const bool clashes = f.name == coordinates_name ||
+                         std::any_of(fields.begin(), fields.end(),
+                                     [&](const StateField& s) { return s.name == f.name; });
+    if (f.name.empty() || f.name.find('/') != std::string::npos || f.name.find('.') == 0 || clashes)
+      fail(ErrorCategory::invalid_input, where, ": extra field name '", f.name,
+           "' is empty, holds '/', starts with '.' or is a state field's");
+    for (std::size_t j = 0; j < i; ++j)
+      if (extra_node_fields[j].name == f.name)
+        fail(ErrorCategory::invalid_input, where, ": extra field '", f.name, "' given twice");
+    if (f.components < 1 || f.values.size() != nodes * static_cast<std::size_t>(f.components))
+      fail(ErrorCategory::invalid_input, where, ": extra field '", f.name, "' has ",
+           f.values.size(), " values for ", nodes, " local nodes x ", f.components, " components");
+    check_finite(f.values, f.components, f.name, where, &mesh.input_node_of_local);
+  }
+}
+
+// What every rank needs to know of a checkpoint before its values arrive: rank 0's time, step
+// and extra fields (their components, their names each followed by '\0', which HDF5 names
+// cannot hold).
+struct CheckpointShape {
+  double time = 0;
+  std::int64_t step = 0;
+  std::vector<int> extra_components;
+  std::string extra_names;
+};
+
+CheckpointShape broadcast_shape(const CheckpointContents& contents, MPI_Comm comm) {
+  CheckpointShape shape{contents.info.time, contents.info.step, {}, {}};
+  FOEHN_MPI_CHECK(MPI_Bcast(&shape.time, 1, MPI_DOUBLE, 0, comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(&shape.step, 1, MPI_INT64_T, 0, comm));
+  for (const GatheredField& f : contents.extra_fields) {
+    shape.extra_components.push_back(f.components);
+    shape.extra_names += f.name + '\0';
+  }
+  int sizes[2] = {static_cast<int>(shape.extra_components.size()),
+                  static_cast<int>(shape.extra_names.size())};
+  FOEHN_MPI_CHECK(MPI_Bcast(sizes, 2, MPI_INT, 0, comm));
+  shape.extra_components.resize(static_cast<std::size_t>(sizes[0]));
+  shape.extra_names.resize(static_cast<std::size_t>(sizes[1]));
+  FOEHN_MPI_CHECK(MPI_Bcast(shape.extra_components.data(), sizes[0], MPI_INT, 0, comm));
+  FOEHN_MPI_CHECK(MPI_Bcast(shape.extra_names.data(), sizes[1], MPI_CHAR, 0, comm));
+  return shape;
+}
+
+// Rank 0 learns which input nodes each rank holds (ghosts included) and sends each rank its
+// nodes' values, `per_node` a node in file order, taken from the input-numbered arrays.
+std::vector<double> scatter_node_values(const petsc::DistributedMesh& mesh,
+                                        const detail::CommShape& shape,
+                                        const CheckpointContents& contents, int per_node) {
+  const int local_count = mesh.local_nodes();
+  std::vector<int> node_counts(static_cast<std::size_t>(shape.size), 0);
+  FOEHN_MPI_CHECK(
+      MPI_Gather(&local_count, 1, MPI_INT, node_counts.data(), 1, MPI_INT, 0, mesh.comm));
+  std::vector<int> node_displacements;
+  std::vector<std::int64_t> input_nodes;
+  std::vector<int> value_counts, value_displacements;
+  std::vector<double> packed;
+  detail::run_collectively(mesh.comm, [&] {
+    if (shape.rank != 0) return;
+    node_displacements = detail::displacements_of(node_counts, "checkpoint nodes");
+    std::vector<int> counts;
+    for (int n : node_counts)
+      counts.push_back(detail::to_mpi_count(std::int64_t{n} * per_node, "checkpoint values"));
+    value_displacements = detail::displacements_of(counts, "checkpoint values");
+    value_counts = std::move(counts);
+    input_nodes.resize(static_cast<std::size_t>(node_displacements.back() + node_counts.back()));
+  });
+  FOEHN_MPI_CHECK(MPI_Gatherv(mesh.input_node_of_local.data(), local_count, MPI_INT64_T,
+                              input_nodes.data(), node_counts.data(), node_displacements.data(),
+                              MPI_INT64_T, 0, mesh.comm));
+  detail::run_collectively(mesh.comm, [&] {
+    if (shape.rank != 0) return;
+    packed.reserve(input_nodes.size() * static_cast<std::size_t>(per_node));
+    for (const std::int64_t node : input_nodes) {
+      if (node < 0 || node >= contents.info.global_nodes)
+        fail(ErrorCategory::internal, "read_checkpoint: input node ", node, " out of range");
+      const auto n = static_cast<std::size_t>(node);
+      const auto pack = [&](const GatheredField& f) {
+        const auto c = static_cast<std::size_t>(f.components);
+        packed.insert(packed.end(), f.values.begin() + n * c, f.values.begin() + (n + 1) * c);
+      };
+      for (const GatheredField& f : contents.node_fields) pack(f);
+      for (const GatheredField& f : contents.extra_fields) pack(f);
+    }
+  });
+  std::vector<double> received(static_cast<std::size_t>(local_count) *
+                               static_cast<std::size_t>(per_node));
+  FOEHN_MPI_CHECK(MPI_Scatterv(packed.data(), value_counts.data(), value_displacements.data(),
+                               MPI_DOUBLE, received.data(), static_cast<int>(received.size()),
+                               MPI_DOUBLE, 0, mesh.comm));
+  return received;
+}
+
+// This rank's state and extra fields from its received values (`components`: per field, in
+// file order, coordinates first), the coordinates checked against the mesh's.
+void unpack_node_values(const petsc::DistributedMesh& mesh, const std::filesystem::path& path,
+                        const std::vector<int>& components, const std::vector<double>& received,
+                        ModelState& state, std::vector<MeshField>& extras) {
+  const std::size_t state_field_count = components.size() - 1 - extras.size();
+  const double* value = received.data();
+  for (std::size_t node = 0; node < static_cast<std::size_t>(mesh.local_nodes()); ++node) {
+    const Point3& here = mesh.local.nodes[node];
+    for (std::size_t d = 0; d < 3; ++d, ++value)
+      if (!(std::abs(*value - here[d]) <= coordinate_tolerance))
+        fail(ErrorCategory::invalid_input, quoted(path), ": written for another mesh or ",
+             "numbering (input node ", mesh.input_node_of_local[node], " is at ", here[0], ", ",
+             here[1], ", ", here[2], " m here, coordinate ", d, " = ", *value,
+             " in the checkpoint)");
+    for (std::size_t f = 0; f < components.size() - 1; ++f) {
+      const auto c = static_cast<std::size_t>(components[f + 1]);
+      std::vector<double>& target =
+          f < state_field_count ? field_of(state, f) : extras[f - state_field_count].values;
+      std::copy(value, value + c, target.begin() + static_cast<std::ptrdiff_t>(node * c));
+      value += c;
+    }
+  }
+}
+
 }  // namespace
 
 void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& state,
@@ -321,16 +465,11 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
   std::int64_t step = state.step;
   FOEHN_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
   FOEHN_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
-
   // The extra fields (names, components) must be the same on every rank: each is gathered.
   std::string extras_here;
   for (const MeshField& f : extra_node_fields)
     extras_here += f.name + " x" + std::to_string(f.components) + "; ";
-  std::string extras_on_rank0 = extras_here;
-  int extras_length = static_cast<int>(extras_on_rank0.size());
-  FOEHN_MPI_CHECK(MPI_Bcast(&extras_length, 1, MPI_INT, 0, mesh.comm));
-  extras_on_rank0.resize(static_cast<std::size_t>(extras_length));
-  FOEHN_MPI_CHECK(MPI_Bcast(extras_on_rank0.data(), extras_length, MPI_CHAR, 0, mesh.comm));
+  const std::string extras_on_rank0 = rank0_text(extras_here, mesh.comm);
 
   detail::run_collectively(mesh.comm, [&] {
     check_mesh(mesh, shape, "write_checkpoint");
@@ -340,35 +479,7 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
     if (std::memcmp(&time, &state.time, sizeof time) != 0 || step != state.step)
       fail(ErrorCategory::invalid_input, where, ": this rank's state is at step ", state.step,
            " time ", state.time, ", rank 0's at step ", step, " time ", time);
-    const auto nodes = static_cast<std::size_t>(mesh.local_nodes());
-    const std::vector<StateField> fields = state_fields();
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      const std::vector<double>& values = field_of(state, i);
-      const std::size_t expected = nodes * static_cast<std::size_t>(fields[i].components);
-      if (values.size() != expected)
-        fail(ErrorCategory::invalid_input, where, ": state field '", fields[i].name, "' has ",
-             values.size(), " values, expected ", expected, " (", nodes, " local nodes x ",
-             fields[i].components, ")");
-      check_finite(values, fields[i].components, fields[i].name, where, &mesh.input_node_of_local);
-    }
-    for (std::size_t i = 0; i < extra_node_fields.size(); ++i) {
-      const MeshField& f = extra_node_fields[i];
-      const bool clashes = f.name == coordinates_name ||
-                           std::any_of(fields.begin(), fields.end(),
-                                       [&](const StateField& s) { return s.name == f.name; });
-      if (f.name.empty() || f.name.find('/') != std::string::npos || f.name.find('.') == 0 ||
-          clashes)
-        fail(ErrorCategory::invalid_input, where, ": extra field name '", f.name,
-             "' is empty, holds '/', starts with '.' or is a state field's");
-      for (std::size_t j = 0; j < i; ++j)
-        if (extra_node_fields[j].name == f.name)
-          fail(ErrorCategory::invalid_input, where, ": extra field '", f.name, "' given twice");
-      if (f.components < 1 || f.values.size() != nodes * static_cast<std::size_t>(f.components))
-        fail(ErrorCategory::invalid_input, where, ": extra field '", f.name, "' has ",
-             f.values.size(), " values for ", nodes, " local nodes x ", f.components,
-             " components");
-      check_finite(f.values, f.components, f.name, where, &mesh.input_node_of_local);
-    }
+    check_fields_to_write(mesh, state, extra_node_fields, where);
   });
 
   // Gathers (collective; they agree on their own failures).
@@ -407,108 +518,31 @@ ModelState read_checkpoint(const petsc::DistributedMesh& mesh, const std::filesy
     check_mesh(mesh, shape, "read_checkpoint");
     if (shape.rank == 0) contents = read_contents(mesh, path, expected);
   });
-
-  // What every rank needs to know before the values arrive: time, step, the extra fields.
-  double time = contents.info.time;
-  std::int64_t step = contents.info.step;
-  FOEHN_MPI_CHECK(MPI_Bcast(&time, 1, MPI_DOUBLE, 0, mesh.comm));
-  FOEHN_MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, mesh.comm));
-  std::vector<int> extra_components;
-  std::string extra_names;  // each name followed by '\0' (HDF5 names cannot hold one)
-  for (const GatheredField& f : contents.extra_fields) {
-    extra_components.push_back(f.components);
-    extra_names += f.name + '\0';
-  }
-  int sizes[2] = {static_cast<int>(extra_components.size()), static_cast<int>(extra_names.size())};
-  FOEHN_MPI_CHECK(MPI_Bcast(sizes, 2, MPI_INT, 0, mesh.comm));
-  extra_components.resize(static_cast<std::size_t>(sizes[0]));
-  extra_names.resize(static_cast<std::size_t>(sizes[1]));
-  FOEHN_MPI_CHECK(MPI_Bcast(extra_components.data(), sizes[0], MPI_INT, 0, mesh.comm));
-  FOEHN_MPI_CHECK(MPI_Bcast(extra_names.data(), sizes[1], MPI_CHAR, 0, mesh.comm));
+  const CheckpointShape file = broadcast_shape(contents, mesh.comm);
 
   // Values a node: coordinates, the state's fields, the extra fields.
   std::vector<int> components{3};
   for (const StateField& f : state_fields()) components.push_back(f.components);
-  components.insert(components.end(), extra_components.begin(), extra_components.end());
+  components.insert(components.end(), file.extra_components.begin(), file.extra_components.end());
   int per_node = 0;
   for (int c : components) per_node += c;
-
-  // Rank 0 learns which input nodes each rank holds (ghosts included) ...
-  const int local_count = mesh.local_nodes();
-  std::vector<int> node_counts(static_cast<std::size_t>(shape.size), 0);
-  FOEHN_MPI_CHECK(
-      MPI_Gather(&local_count, 1, MPI_INT, node_counts.data(), 1, MPI_INT, 0, mesh.comm));
-  std::vector<int> node_displacements;
-  std::vector<std::int64_t> input_nodes;
-  std::vector<int> value_counts, value_displacements;
-  std::vector<double> packed;
-  detail::run_collectively(mesh.comm, [&] {
-    if (shape.rank != 0) return;
-    node_displacements = detail::displacements_of(node_counts, "checkpoint nodes");
-    std::vector<int> counts;
-    for (int n : node_counts)
-      counts.push_back(detail::to_mpi_count(std::int64_t{n} * per_node, "checkpoint values"));
-    value_displacements = detail::displacements_of(counts, "checkpoint values");
-    value_counts = std::move(counts);
-    input_nodes.resize(static_cast<std::size_t>(node_displacements.back() + node_counts.back()));
-  });
-  FOEHN_MPI_CHECK(MPI_Gatherv(mesh.input_node_of_local.data(), local_count, MPI_INT64_T,
-                              input_nodes.data(), node_counts.data(), node_displacements.data(),
-                              MPI_INT64_T, 0, mesh.comm));
-
-  // ... and sends each rank its nodes' values, taken from the input-numbered arrays.
-  detail::run_collectively(mesh.comm, [&] {
-    if (shape.rank != 0) return;
-    packed.reserve(input_nodes.size() * static_cast<std::size_t>(per_node));
-    for (const std::int64_t node : input_nodes) {
-      if (node < 0 || node >= contents.info.global_nodes)
-        fail(ErrorCategory::internal, "read_checkpoint: input node ", node, " out of range");
-      const auto n = static_cast<std::size_t>(node);
-      const auto pack = [&](const GatheredField& f) {
-        const auto c = static_cast<std::size_t>(f.components);
-        packed.insert(packed.end(), f.values.begin() + n * c, f.values.begin() + (n + 1) * c);
-      };
-      for (const GatheredField& f : contents.node_fields) pack(f);
-      for (const GatheredField& f : contents.extra_fields) pack(f);
-    }
-  });
-  std::vector<double> received(static_cast<std::size_t>(local_count) *
-                               static_cast<std::size_t>(per_node));
-  FOEHN_MPI_CHECK(MPI_Scatterv(packed.data(), value_counts.data(), value_displacements.data(),
-                               MPI_DOUBLE, received.data(), static_cast<int>(received.size()),
-                               MPI_DOUBLE, 0, mesh.comm));
+  const std::vector<double> received = scatter_node_values(mesh, shape, contents, per_node);
 
   ModelState state;
   std::vector<MeshField> extras;
   detail::run_collectively(mesh.comm, [&] {
-    state.resize(static_cast<std::size_t>(local_count));
-    state.time = time;
-    state.step = step;
+    const auto local_count = static_cast<std::size_t>(mesh.local_nodes());
+    state.resize(local_count);
+    state.time = file.time;
+    state.step = file.step;
     std::size_t name_start = 0;
-    for (int c : extra_components) {
-      const std::size_t name_end = extra_names.find('\0', name_start);
-      extras.push_back({extra_names.substr(name_start, name_end - name_start), c, {}});
-      extras.back().values.resize(static_cast<std::size_t>(local_count) * c);
+    for (int c : file.extra_components) {
+      const std::size_t name_end = file.extra_names.find('\0', name_start);
+      extras.push_back({file.extra_names.substr(name_start, name_end - name_start), c, {}});
+      extras.back().values.resize(local_count * static_cast<std::size_t>(c));
       name_start = name_end + 1;
     }
-    const std::size_t state_field_count = components.size() - 1 - extras.size();
-    const double* value = received.data();
-    for (std::size_t node = 0; node < static_cast<std::size_t>(local_count); ++node) {
-      const Point3& here = mesh.local.nodes[node];
-      for (std::size_t d = 0; d < 3; ++d, ++value)
-        if (!(std::abs(*value - here[d]) <= coordinate_tolerance))
-          fail(ErrorCategory::invalid_input, quoted(path), ": written for another mesh or ",
-               "numbering (input node ", mesh.input_node_of_local[node], " is at ", here[0], ", ",
-               here[1], ", ", here[2], " m here, coordinate ", d, " = ", *value,
-               " in the checkpoint)");
-      for (std::size_t f = 0; f < components.size() - 1; ++f) {
-        const auto c = static_cast<std::size_t>(components[f + 1]);
-        std::vector<double>& target =
-            f < state_field_count ? field_of(state, f) : extras[f - state_field_count].values;
-        std::copy(value, value + c, target.begin() + static_cast<std::ptrdiff_t>(node * c));
-        value += c;
-      }
-    }
+    unpack_node_values(mesh, path, components, received, state, extras);
   });
   if (extra_node_fields != nullptr) *extra_node_fields = std::move(extras);
   return state;

@@ -7,7 +7,6 @@
 // MPI ranks.
 //
 //   StepTimings timings;
-//   { ScopedPhaseTimer t(timings, TimedPhase::momentum_matrix); assemble_momentum(); }
 //   timings.add(TimedPhase::petsc_solve, seconds);
 //   timings.finish_step(step_seconds);            // closes the step
 //   std::cout << timings.table("1 CPU core").markdown();
@@ -16,7 +15,6 @@
 // paper's rows time); GPU work must be synchronised before its timer stops. "Other" is what is
 // left of the step: its time minus every timed phase.
 #include <array>
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -98,26 +96,5 @@ class StepTimings {
 TimingTable make_timing_table(std::string label, std::int64_t steps, int ranks,
                               const std::array<double, timed_phase_count>& phase_seconds,
                               double other_seconds, double step_seconds);
-
-// Adds the wall time from construction to destruction to one phase.
-class ScopedPhaseTimer {
- public:
-  ScopedPhaseTimer(StepTimings& timings, TimedPhase phase)
-      : timings_(timings), phase_(phase), start_(std::chrono::steady_clock::now()) {}
-  ~ScopedPhaseTimer() {
-    const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start_;
-    try {
-      timings_.add(phase_, elapsed.count());
-    } catch (...) {  // a steady clock never goes backwards; nothing to report from a destructor
-    }
-  }
-  ScopedPhaseTimer(const ScopedPhaseTimer&) = delete;
-  ScopedPhaseTimer& operator=(const ScopedPhaseTimer&) = delete;
-
- private:
-  StepTimings& timings_;
-  TimedPhase phase_;
-  std::chrono::steady_clock::time_point start_;
-};
 
 }  // namespace foehn::mountainwave
