@@ -32,8 +32,10 @@ AssemblyStrategy parse_assembly_strategy(std::string_view name) {
   if (name == "seed") return AssemblyStrategy::staged;  // its name until 2026-11
   for (AssemblyStrategy s : all_assembly_strategies)
     if (name == to_string(s)) return s;
-  fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name,
-       "' (valid: auto, staged, fused_atomic, fused_map, deterministic, row_gather)");
+  std::string valid = "auto";
+  for (AssemblyStrategy s : all_assembly_strategies) valid.append(", ").append(to_string(s));
+  fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name, "' (valid: ", valid,
+       ")");
 }
 
 }  // namespace foehn::fe
