@@ -11,7 +11,8 @@
 #      and host solves (must be bitwise: cmp of the sections files), and the CUDA sections back
 #      for comparison with the CPU run of the tree before the change;
 #   4. per-step time of the GPU-resident core at 553 k tets, the binary before the change
-#      (foehn-mountainwave-baseline, 9d4262d) against this one, alternated, same GPU.
+#      (foehn-mountainwave-baseline; BASELINE names its commit) against this one, alternated,
+#      same GPU.
 set -uo pipefail
 # PARTS: which of 1 2 3 4 5 to run (all by default; 5: two identical GPU-resident runs).
 parts=${PARTS:-1 2 3 4 5}
@@ -24,7 +25,7 @@ quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$out/device.txt"
 has 1 && {
   echo "== 1. GPU tests"
-  for t in foehn_unit_placement foehn_petsc_system_tests foehn_cuda_petsc_handoff; do
+  for t in foehn_unit_placement foehn_petsc_system_tests foehn_cuda_petsc_handoff ${EXTRA_TESTS:-}; do
     $r $t 2>&1 | grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|FAILED TEST"
     echo "$t exit ${PIPESTATUS[0]}"
   done
@@ -74,7 +75,8 @@ cp /tmp/mw_device_2/sections_000010.h5 "$out/sections_000010_device2.h5"
 fi
 
 has 4 || exit 0
-echo "== 4. GPU-resident step at 553 k tets: baseline (9d4262d) vs this tree" >> "$out/summary.txt"
+echo "== 4. GPU-resident step at 553 k tets: baseline (${BASELINE:-9d4262d}) vs this tree" \
+  >> "$out/summary.txt"
 for round in 1 2 3; do
   for exe in foehn-mountainwave-baseline foehn-mountainwave; do
     runner=$r
