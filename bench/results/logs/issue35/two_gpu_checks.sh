@@ -28,3 +28,15 @@ for i in $(seq 1 ${RUNS:-5}); do
       grep -i "error\|GPU [01]\|^ *10 \|Total timestep" | head -5 >> $out/probe.txt
   fi
 done
+# RESTART=1: a 2-rank GPU-resident run with checkpoints every 5 steps, then a restart from the
+# step-5 checkpoint to the end (checkpoints, outputs and the restart path on one GPU per rank).
+if [[ ${RESTART:-0} == 1 ]]; then
+  run2() { .gpu/run mpirun -n 2 foehn-mountainwave -foehn_backend cuda -foehn_solves device \
+    -end_time 200 -output_interval 100 -output_dir /tmp/two_restart "$@" < /dev/null; }
+  run2 -checkpoint_interval 5 > /tmp/two_first.log 2>&1
+  echo "2 ranks, checkpoints every 5 steps: exit $?" >> $out/probe.txt
+  run2 -restart /tmp/two_restart/checkpoint_000005.h5 > /tmp/two_restart.log 2>&1
+  echo "2 ranks, restart from step 5: exit $?" >> $out/probe.txt
+  grep -h "restarted\|^ *10 " /tmp/two_first.log /tmp/two_restart.log >> $out/probe.txt
+  ls /tmp/two_restart >> $out/probe.txt
+fi
