@@ -34,8 +34,7 @@ AssemblyStrategy parse_assembly_strategy(std::string_view name) {
     if (name == to_string(s)) return s;
   std::string valid = "auto";
   for (AssemblyStrategy s : all_assembly_strategies) valid.append(", ").append(to_string(s));
-  fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name, "' (valid: ", valid,
-       ")");
+  fail(ErrorCategory::invalid_input, "unknown assembly strategy '", name, "' (valid: ", valid, ")");
 }
 
 }  // namespace foehn::fe
