@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/mountain.hpp"
@@ -61,6 +62,33 @@ TEST_F(MountainWaveTool, WithCflTheStepIsShortenedToEndExactlyAtTheEndTime) {
   const long long steps = run_record["steps"];
   EXPECT_NEAR(time, 100.0, 1e-9) << r.output;
   EXPECT_NEAR(steps * dt, 100.0, 1e-9);
+}
+
+// run.json reports every linear system of the core by its own counts (petsc::System's): one
+// entry per system in table order, with solves every step, and the same Krylov iterations as the
+// step lines' (counted by the step from the solves' results, a separate path).
+TEST_F(MountainWaveTool, RunJsonReportsEverySystemWithItsOwnCounts) {
+  const RunResult r = run("-mesh_cells 4,4,3 -end_time 80 -timing_warmup 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(folder_.path() / "out" / "run.json");
+  const nlohmann::json timed = nlohmann::json::parse(in)["timed_steps"];
+  EXPECT_EQ(timed["steps"], 3);
+  const std::vector<std::string> names = {"theta",    "qv",       "qc",        "qr",
+                                          "momentum", "pressure", "projection"};
+  ASSERT_EQ(timed["systems"].size(), names.size()) << timed.dump(1);
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    const nlohmann::json& system = timed["systems"][k];
+    SCOPED_TRACE(names[k]);
+    EXPECT_EQ(system["name"], names[k]);
+    EXPECT_EQ(system["prefix"], names[k] + "_");
+    EXPECT_GE(system["solves_per_step"].get<double>(), 1.0);
+    EXPECT_GE(system["assemblies_per_step"].get<double>(), 1.0);
+    EXPECT_DOUBLE_EQ(system["krylov_iterations_per_step"].get<double>(),
+                     timed["krylov_iterations_per_step"][names[k]].get<double>());
+    for (const char* part : {"assembly", "handoff", "setup", "solve"})
+      EXPECT_GE(system["seconds_per_step"][part].get<double>(), 0.0) << part;
+  }
+  EXPECT_NE(r.output.find("| projection |"), std::string::npos) << r.output;
 }
 
 TEST_F(MountainWaveTool, MeshSizesAreCheckedNotIgnoredOrFilledIn) {

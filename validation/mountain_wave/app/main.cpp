@@ -37,6 +37,7 @@
 #include "petsc_application.hpp"
 #include "run_options.hpp"
 #include "run_outputs.hpp"
+#include "step_reports.hpp"
 
 namespace foehn::mountainwave {
 namespace {
@@ -173,49 +174,6 @@ double shortest_edge(const TetMesh& local, MPI_Comm comm) {
   double result = 0;
   MPI_Allreduce(&shortest, &result, 1, MPI_DOUBLE, MPI_MIN, comm);
   return result;
-}
-
-// Means over the timed steps of what Table 10 does not show: the matrix rows split into the
-// assemblies and their edits + hand-off, and the Krylov iterations of every system.
-class StepBreakdown {
- public:
-  void add(const StepReport& report) {
-    ++steps_;
-    seconds_[0] += report.times.assembly;
-    seconds_[1] += report.times.handoff;
-    seconds_[2] += report.times[TimedPhase::petsc_setup];
-    seconds_[3] += report.times[TimedPhase::petsc_solve];
-    seconds_[4] += report.times.total;
-    for (std::size_t k = 0; k < iterations_.size(); ++k) iterations_[k] += report.iterations[k];
-  }
-  // Seconds are the largest over the ranks (as the timing table's). Collective.
-  nlohmann::json json(MPI_Comm comm) const {
-    std::array<double, 5> largest{};
-    MPI_Allreduce(seconds_.data(), largest.data(), 5, MPI_DOUBLE, MPI_MAX, comm);
-    const double n = std::max<double>(static_cast<double>(steps_), 1.0);
-    nlohmann::json iterations = nlohmann::json::object();
-    for (std::size_t k = 0; k < iterations_.size(); ++k)
-      iterations[std::string(linear_systems[k].name)] = static_cast<double>(iterations_[k]) / n;
-    return {{"steps", steps_},
-            {"seconds_per_step",
-             {{"assembly", largest[0] / n},
-              {"handoff", largest[1] / n},
-              {"petsc_setup", largest[2] / n},
-              {"petsc_solve", largest[3] / n},
-              {"total", largest[4] / n}}},
-            {"krylov_iterations_per_step", iterations}};
-  }
-
- private:
-  std::int64_t steps_ = 0;
-  std::array<double, 5> seconds_{};
-  std::array<std::int64_t, linear_system_count> iterations_{};
-};
-
-void add_times(StepTimings& timings, const StepTimes& t) {
-  for (int phase = 0; phase < timed_phase_count; ++phase)
-    timings.add(static_cast<TimedPhase>(phase), t.phases[static_cast<std::size_t>(phase)]);
-  timings.finish_step(t.total);
 }
 
 // A run ends exactly at -end_time: with -cfl the step is shortened to divide it; a -dt that
@@ -411,6 +369,8 @@ StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const Run
   if (ranks.rank == 0) print_step_header();
   while (model.time() < o.end_time - 1e-9 * o.numerics.dt &&
          (o.max_steps < 0 || steps_run < o.max_steps)) {
+    // The systems' own counts start with the first timed step, as the tables' do.
+    if (steps_run == o.timing_warmup_steps) model.reset_system_times();
     const StepReport& last = measured.last = model.step();
     outputs.follow(model.state());  // the tracers: the velocity on the host every step
     ++steps_run;
@@ -464,8 +424,15 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
       write_text(o.output_dir / "timing.json", table.json());
     }
   }
-  const nlohmann::json step_breakdown = measured.breakdown.json(ranks.comm);  // collective
+  nlohmann::json step_breakdown = measured.breakdown.json(ranks.comm);  // collective
+  const std::int64_t timed_steps = measured.timings.steps();
+  // Collective, with the same step count on every rank.
+  step_breakdown["systems"] = timed_steps > 0
+                                  ? system_report(model.system_times(), timed_steps, ranks.comm)
+                                  : nlohmann::json::array();
   if (ranks.rank != 0) return;
+  if (timed_steps > 0)
+    std::printf("\n%s\n", system_report_markdown(step_breakdown["systems"], timed_steps).c_str());
   const nlohmann::json run = {{"steps", model.completed_steps()},
                               {"time", model.time()},
                               {"dt", o.numerics.dt},

@@ -165,6 +165,16 @@ ModelState MountainWaveModel::initial_state() const {
   return state;
 }
 
+std::vector<petsc::SystemTimes> MountainWaveModel::system_times() const {
+  std::vector<petsc::SystemTimes> times;
+  for (const auto& system : systems_->systems) times.push_back(system->times());
+  return times;
+}
+
+void MountainWaveModel::reset_system_times() {
+  for (const auto& system : systems_->systems) system->reset_times();
+}
+
 std::vector<std::string> MountainWaveModel::solver_descriptions() const {
   const Systems& s = *systems_;
   std::vector<std::string> lines;

@@ -30,6 +30,7 @@
 #include "case.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/linear_solver.hpp"
+#include "foehn/petsc/system.hpp"
 #include "linear_systems.hpp"
 #include "model_state.hpp"
 
@@ -109,6 +110,10 @@ class MountainWaveModel {
   const petsc::DistributedMesh& mesh() const noexcept { return mesh_; }
   // Solver descriptions, one line each, for the run log.
   std::vector<std::string> solver_descriptions() const;
+  // Each system's times, assemblies, solves and Krylov iterations (petsc::System's own counts)
+  // since the last reset_system_times(), in linear_systems order.
+  std::vector<petsc::SystemTimes> system_times() const;
+  void reset_system_times();
   // Integral of a scalar nodal field over the domain (each tet once, exact for P1). Collective.
   double integral(const std::vector<double>& local_field) const;
 
