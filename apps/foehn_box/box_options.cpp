@@ -75,11 +75,9 @@ std::vector<NamedValue> parse_named_values(const std::string& option, const std:
   return values;
 }
 
-void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
-  chemistry::RosenbrockControl& c = o.solver.control;
-  chemistry::SplitSettings& s = o.split;
+// The mechanism: a file or a synthetic one, and what to write it as.
+void declare_mechanism_options(OptionTable& table, BoxOptions& o) {
   table
-      // Mechanism.
       .input_path("-mechanism", "Mechanism: a JSON file (docs/chemistry.md) or 'synthetic'",
                   &o.mechanism)
       .integer("-synthetic_species", "synthetic mechanism: species", &o.synthetic_species,
@@ -95,9 +93,12 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
               "Schema of a .json -write_mechanism: openatmos_v1 (MICM) or foehn",
               &o.write_mechanism_schema,
               {{"openatmos_v1", BoxOptions::MechanismSchema::openatmos_v1},
-               {"foehn", BoxOptions::MechanismSchema::foehn}})
-      // Cells and their initial state.
-      .integer("-cells", "Number of independent cells (boxes)", &o.cells, cell_range)
+               {"foehn", BoxOptions::MechanismSchema::foehn}});
+}
+
+// The cells and their initial state.
+void declare_cell_options(OptionTable& table, BoxOptions& o, RawOptions& raw) {
+  table.integer("-cells", "Number of independent cells (boxes)", &o.cells, cell_range)
       .choice("-case",
               "Initial state: uniform (every cell from -temperature, -pressure, "
               "-concentrations, -external_rates) or synthetic (make_synthetic_batch)",
@@ -116,9 +117,12 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
             "s^-1, emission and user-defined in the mechanism's unit, SURFACE reaction X: "
             "X.effective_radius in m and X.particle_number_concentration in m^-3; >= 0; not "
             "named: 0)",
-            &raw.external_rates)
-      // Time and output.
-      .real("-duration", "Simulated time (s), required", &o.duration, RealRange::above(0.0))
+            &raw.external_rates);
+}
+
+// Simulated time and the CSV output.
+void declare_time_and_output_options(OptionTable& table, BoxOptions& o) {
+  table.real("-duration", "Simulated time (s), required", &o.duration, RealRange::above(0.0))
       .real("-chem_step", "Chemistry step (s), at most -duration; default: the duration",
             &o.chem_step, RealRange::above(0.0))
       .real("-output_interval",
@@ -130,8 +134,13 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .integer("-output_cells",
                "Only the first this many cells go into the CSV, at most -cells; default: all "
                "(at most 1000)",
-               &o.output_cells, cell_range)
-      // Solver.
+               &o.output_cells, cell_range);
+}
+
+// The Rosenbrock solver.
+void declare_solver_options(OptionTable& table, BoxOptions& o, RawOptions& raw) {
+  chemistry::RosenbrockControl& c = o.solver.control;
+  table
       .choice("-chem_method", "Rosenbrock method", &o.solver.method,
               {{"ros2", RosenbrockMethod::ros2},
                {"ros3", RosenbrockMethod::ros3},
@@ -155,8 +164,13 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .choice("-chem_ordering", "Species ordering of the sparse LU", &o.solver.ordering,
               {{"natural", SpeciesOrdering::natural},
                {"minimum_degree", SpeciesOrdering::minimum_degree},
-               {"markowitz", SpeciesOrdering::markowitz}})
-      // Backend.
+               {"markowitz", SpeciesOrdering::markowitz}});
+}
+
+// Where the cells are integrated.
+void declare_backend_options(OptionTable& table, BoxOptions& o, RawOptions& raw) {
+  chemistry::SplitSettings& s = o.split;
+  table
       .choice("-foehn_backend",
               "Where cells are integrated: cpu, cuda, split (CPU + GPU) or auto (cuda if a GPU "
               "is usable, else cpu)",
@@ -177,6 +191,15 @@ void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
             &s.initial_gpu_fraction, RealRange::closed(0.0, 1.0))
       .real("-split_damping", "split: damping of the balancing", &s.damping,
             RealRange::above_up_to(0.0, 1.0));
+}
+
+// In the order -help lists them.
+void declare(OptionTable& table, BoxOptions& o, RawOptions& raw) {
+  declare_mechanism_options(table, o);
+  declare_cell_options(table, o, raw);
+  declare_time_and_output_options(table, o);
+  declare_solver_options(table, o, raw);
+  declare_backend_options(table, o, raw);
 }
 
 // Options that only one mechanism, case, output or backend reads: given with another, they
