@@ -2,7 +2,6 @@
 
 #include <array>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <list>
 #include <set>
@@ -12,6 +11,7 @@
 
 #include "foehn/fe/builtin_operator_by_name.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
 #include "operator_inputs.hpp"
 
 namespace foehn::app {
@@ -82,10 +82,9 @@ AssemblyRun assemble_repeatedly(fe::Assembler& assembler, const Op& op, int repe
   run.matrix = assembler.create_matrix<Op>();
   if (with_rhs) run.rhs.resize(static_cast<std::size_t>(assembler.node_count() * Op::block_rows));
   for (int r = 0; r < repeat; ++r) {
-    const auto start = std::chrono::steady_clock::now();
+    const Stopwatch watch;
     assembler.assemble(op, fe::Memory::host, run.matrix, run.rhs);
-    run.seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    run.seconds.push_back(watch.seconds());
   }
   require_finite(run.matrix.values, "matrix", run.summary);
   require_finite(run.rhs, "right-hand side", run.summary);
