@@ -381,9 +381,12 @@ MetGrid read_met_grid(const std::filesystem::path& path, std::size_t time_index)
   return read_met_grid(info, time_index, info, time_index + 1);
 }
 
-void write_met_file(const std::filesystem::path& path, const MetGridGeometry& geometry,
-                    const std::vector<double>& times, const std::vector<WindLevel>& winds,
-                    const MetFileWriteOptions& options) {
+namespace {
+
+// Every input of write_met_file checked before the file is created.
+void check_met_write_inputs(const std::filesystem::path& path, const MetGridGeometry& geometry,
+                            const std::vector<double>& times, const std::vector<WindLevel>& winds,
+                            const MetFileWriteOptions& options) {
   MetGridGeometry checked = geometry;
   checked.t0 = 0.0;
   checked.t1 = 1.0;
@@ -409,15 +412,21 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
     fail(ErrorCategory::invalid_input, "write_met_file: vertical velocity name '",
          options.vertical_velocity, "' (\"omega\" or \"w\")");
   }
-  const met_conventions::TimeUnits time_units =
-      met_conventions::parse_time_units(options.time_units, path);
+}
 
-  netcdf::AtomicOutput output(path);
-  Dataset& file = output.dataset();
+// The variables of a met file, by netCDF id.
+struct MetFileVariables {
+  int time = -1, lev = -1, lat = -1, lon = -1;
+  std::array<int, 3> wind{-1, -1, -1};  // u, v, the vertical velocity
+};
+
+// Dimensions, variables and their CF attributes; ends the definitions.
+MetFileVariables define_met_file(Dataset& file, const MetGridGeometry& geometry,
+                                 std::size_t time_count, const MetFileWriteOptions& options) {
   const std::size_t nlev = geometry.pressure_levels.size(),
                     nlat = static_cast<std::size_t>(geometry.nlat),
                     nlon = static_cast<std::size_t>(geometry.nlon);
-  const int time_dim = file.define_dimension("time", times.size());
+  const int time_dim = file.define_dimension("time", time_count);
   const int lev_dim = file.define_dimension("lev", nlev);
   const int lat_dim = file.define_dimension("lat", nlat);
   const int lon_dim = file.define_dimension("lon", nlon);
@@ -465,6 +474,18 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
   file.put_text_attribute(NC_GLOBAL, "foehn_format", "met file 1 (docs/particles_io.md)");
   file.end_definitions();
 
+  return {time_var, lev_var, lat_var, lon_var, wind_var};
+}
+
+// The time, pressure, latitude and longitude coordinates, in the file's units and order.
+void write_met_coordinates(Dataset& file, const std::filesystem::path& path,
+                           const MetFileVariables& vars, const MetGridGeometry& geometry,
+                           const std::vector<double>& times,
+                           const met_conventions::TimeUnits& time_units,
+                           const MetFileWriteOptions& options) {
+  const std::size_t nlat = static_cast<std::size_t>(geometry.nlat),
+                    nlon = static_cast<std::size_t>(geometry.nlon);
+  const int time_var = vars.time, lev_var = vars.lev, lat_var = vars.lat, lon_var = vars.lon;
   std::vector<double> coordinate(times.size());
   for (std::size_t k = 0; k < times.size(); ++k)
     coordinate[k] = times[k] / time_units.seconds_per_unit;
@@ -491,7 +512,16 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
   }
   check(nc_put_var_double(file.id(), lon_var, coordinate.data()), path, "writing lon",
         ErrorCategory::io);
+}
 
+// The wind components of every time, rows reversed for a north-to-south file.
+void write_met_winds(Dataset& file, const std::filesystem::path& path, const MetFileVariables& vars,
+                     const MetGridGeometry& geometry, const std::vector<WindLevel>& winds,
+                     const MetFileWriteOptions& options) {
+  const std::size_t nlev = geometry.pressure_levels.size(),
+                    nlat = static_cast<std::size_t>(geometry.nlat),
+                    nlon = static_cast<std::size_t>(geometry.nlon);
+  const std::array<int, 3>& wind_var = vars.wind;
   std::vector<double> flipped(options.latitude_north_to_south ? nlat * nlon : 0);
   for (std::size_t k = 0; k < winds.size(); ++k) {
     const std::array<const std::vector<double>*, 3> components{&winds[k].u, &winds[k].v,
@@ -517,6 +547,21 @@ void write_met_file(const std::filesystem::path& path, const MetGridGeometry& ge
       }
     }
   }
+}
+
+}  // namespace
+
+void write_met_file(const std::filesystem::path& path, const MetGridGeometry& geometry,
+                    const std::vector<double>& times, const std::vector<WindLevel>& winds,
+                    const MetFileWriteOptions& options) {
+  check_met_write_inputs(path, geometry, times, winds, options);
+  const met_conventions::TimeUnits time_units =
+      met_conventions::parse_time_units(options.time_units, path);
+  netcdf::AtomicOutput output(path);
+  Dataset& file = output.dataset();
+  const MetFileVariables vars = define_met_file(file, geometry, times.size(), options);
+  write_met_coordinates(file, path, vars, geometry, times, time_units, options);
+  write_met_winds(file, path, vars, geometry, winds, options);
   output.commit();
 }
 
