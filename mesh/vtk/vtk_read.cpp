@@ -249,6 +249,55 @@ void read_boundary(vtkFieldData* data, TetMesh& mesh, const std::filesystem::pat
   }
 }
 
+// The grid's points as the mesh's nodes; every coordinate must be finite.
+void copy_points(vtkUnstructuredGrid* grid, std::size_t point_count, TetMesh& mesh,
+                 const std::filesystem::path& path) {
+  mesh.nodes.resize(point_count);
+  if (point_count > 0) {
+    const std::vector<double> xyz = to_doubles(grid->GetPoints()->GetData());
+    std::memcpy(mesh.nodes.data(), xyz.data(), xyz.size() * sizeof(double));
+    for (std::size_t i = 0; i < xyz.size(); ++i) {
+      if (!std::isfinite(xyz[i])) {
+        fail(ErrorCategory::invalid_input, "'", path.string(), "': point ", i / 3, " has ",
+             "xyz"[i % 3], " = ", xyz[i], ": coordinates must be finite");
+      }
+    }
+  }
+}
+
+// The grid's cells as the mesh's tets: tetrahedra only, each referring to existing points.
+void copy_tets(vtkUnstructuredGrid* grid, std::size_t point_count, std::size_t cell_count,
+               TetMesh& mesh, const std::filesystem::path& path) {
+  if (cell_count > 0) {
+    vtkUnsignedCharArray* types = grid->GetCellTypesArray();
+    for (std::size_t c = 0; c < cell_count; ++c) {
+      const int type = types->GetValue(static_cast<vtkIdType>(c));
+      if (type != VTK_TETRA) {
+        fail(ErrorCategory::invalid_input, "'", path.string(), "': cell ", c, " has VTK cell type ",
+             type, "; only tetrahedra (VTK_TETRA = ", VTK_TETRA, ") are accepted");
+      }
+    }
+  }
+  mesh.tets.resize(cell_count);
+  vtkCellArray* cells = grid->GetCells();
+  for (std::size_t c = 0; c < cell_count; ++c) {
+    vtkIdType size = 0;
+    const vtkIdType* points = nullptr;
+    cells->GetCellAtId(static_cast<vtkIdType>(c), size, points);
+    if (size != 4) {
+      fail(ErrorCategory::invalid_input, "'", path.string(), "': tetrahedron ", c, " has ", size,
+           " points");
+    }
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (points[k] < 0 || static_cast<std::size_t>(points[k]) >= point_count) {
+        fail(ErrorCategory::invalid_input, "'", path.string(), "': tetrahedron ", c,
+             " refers to point ", points[k], " but the file has ", point_count, " points");
+      }
+      mesh.tets[c][k] = static_cast<std::int32_t>(points[k]);
+    }
+  }
+}
+
 }  // namespace
 
 TetMesh read_vtu(const std::filesystem::path& path) {
@@ -292,47 +341,8 @@ TetMesh read_vtu(const std::filesystem::path& path) {
     fail(ErrorCategory::invalid_input, "'", path.string(), "' has more points or cells than ",
          "32-bit indices allow");
   }
-  mesh.nodes.resize(point_count);
-  if (point_count > 0) {
-    const std::vector<double> xyz = to_doubles(grid->GetPoints()->GetData());
-    std::memcpy(mesh.nodes.data(), xyz.data(), xyz.size() * sizeof(double));
-    for (std::size_t i = 0; i < xyz.size(); ++i) {
-      if (!std::isfinite(xyz[i])) {
-        fail(ErrorCategory::invalid_input, "'", path.string(), "': point ", i / 3, " has ",
-             "xyz"[i % 3], " = ", xyz[i], ": coordinates must be finite");
-      }
-    }
-  }
-
-  if (cell_count > 0) {
-    vtkUnsignedCharArray* types = grid->GetCellTypesArray();
-    for (std::size_t c = 0; c < cell_count; ++c) {
-      const int type = types->GetValue(static_cast<vtkIdType>(c));
-      if (type != VTK_TETRA) {
-        fail(ErrorCategory::invalid_input, "'", path.string(), "': cell ", c, " has VTK cell type ",
-             type, "; only tetrahedra (VTK_TETRA = ", VTK_TETRA, ") are accepted");
-      }
-    }
-  }
-  mesh.tets.resize(cell_count);
-  vtkCellArray* cells = grid->GetCells();
-  for (std::size_t c = 0; c < cell_count; ++c) {
-    vtkIdType size = 0;
-    const vtkIdType* points = nullptr;
-    cells->GetCellAtId(static_cast<vtkIdType>(c), size, points);
-    if (size != 4) {
-      fail(ErrorCategory::invalid_input, "'", path.string(), "': tetrahedron ", c, " has ", size,
-           " points");
-    }
-    for (std::size_t k = 0; k < 4; ++k) {
-      if (points[k] < 0 || static_cast<std::size_t>(points[k]) >= point_count) {
-        fail(ErrorCategory::invalid_input, "'", path.string(), "': tetrahedron ", c,
-             " refers to point ", points[k], " but the file has ", point_count, " points");
-      }
-      mesh.tets[c][k] = static_cast<std::int32_t>(points[k]);
-    }
-  }
-
+  copy_points(grid, point_count, mesh, path);
+  copy_tets(grid, point_count, cell_count, mesh, path);
   read_fields(grid->GetPointData(), point_count, mesh.node_fields, nullptr, path);
   read_fields(grid->GetCellData(), cell_count, mesh.tet_fields, &mesh.tet_tags, path);
   read_boundary(grid->GetFieldData(), mesh, path);

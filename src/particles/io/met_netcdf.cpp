@@ -164,12 +164,8 @@ bool describe_latitudes(const Dataset& file, const std::vector<double>& lat, Met
   return north_to_south;
 }
 
-MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
-  MetFileInfo info;
-  info.path = file.path();
-  layout.coordinates = met_conventions::find_coordinates(file);
-  const met_conventions::Coordinates& x = layout.coordinates;
-
+// The times in seconds (finite, strictly increasing), their units and reference date.
+void read_met_times(const Dataset& file, const met_conventions::Coordinates& x, MetFileInfo& info) {
   const int time_variable = x.time.variable;
   const std::optional<std::string> units = file.text_attribute(time_variable, "units");
   if (!units) {
@@ -197,6 +193,14 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
            "increasing at index ", k, " (", info.times[k - 1], " s then ", info.times[k], " s)");
     }
   }
+}
+
+MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
+  MetFileInfo info;
+  info.path = file.path();
+  layout.coordinates = met_conventions::find_coordinates(file);
+  const met_conventions::Coordinates& x = layout.coordinates;
+  read_met_times(file, x, info);
 
   MetGridGeometry& g = info.geometry;
   const double pascal = pascal_per_level_unit(file.text_attribute(x.level.variable, "units"),
