@@ -128,6 +128,51 @@ int home_rank_of_id(std::int64_t id, int ranks) {
   return static_cast<int>(x % static_cast<std::uint64_t>(ranks));
 }
 
+namespace {
+
+// A node that no tet of any rank uses is a defect unless the caller allows it.
+void note_unused_nodes(const std::vector<Claim>& claims, FirstDefect& defects) {
+  std::size_t unused = 0;
+  const Claim* first = nullptr;
+  for (const Claim& c : claims) {
+    if (c.used) continue;
+    if (unused++ == 0) first = &c;
+  }
+  if (first != nullptr)
+    defects.note(unused, who, "node id ", first->id, ", owned by rank ", first->owner,
+                 ", is used by no tet of any rank (set allow_unused_nodes to keep such nodes)");
+}
+
+// The homes' answers give each ghost its owner and global number; a ghost whose coordinates
+// differ from its owner's is a defect.
+void adopt_answers(const std::vector<std::vector<Answer>>& answers,
+                   const std::vector<std::vector<std::int32_t>>& asked_for,
+                   const CallerNodes& nodes, int rank, NodeOwnership& result,
+                   FirstDefect& defects) {
+  std::size_t moved = 0;
+  std::string first_moved;
+  for (std::size_t home = 0; home < answers.size(); ++home) {
+    for (std::size_t q = 0; q < answers[home].size(); ++q) {
+      const Answer& a = answers[home][q];
+      const auto n = static_cast<std::size_t>(asked_for[home][q]);
+      if (a.global < 0) continue;  // the home reports it
+      result.global_of_node[n] = a.global;
+      result.owner_of_node[n] = a.owner;
+      const Point3& p = nodes.coordinates[n];
+      const double mine[3] = {p[0], p[1], p[2]};
+      if (!same_point(mine, a.xyz) && moved++ == 0) {
+        first_moved =
+            foehn::detail::concat(who, "node id ", nodes.ids[n], " is at (", p[0], ", ", p[1], ", ",
+                                  p[2], ") as a ghost on rank ", rank, " but at (", a.xyz[0], ", ",
+                                  a.xyz[1], ", ", a.xyz[2], ") on its owner, rank ", a.owner);
+      }
+    }
+  }
+  defects.note(moved, first_moved);
+}
+
+}  // namespace
+
 NodeOwnership resolve_node_ownership(MPI_Comm comm, const CallerNodes& nodes,
                                      bool allow_unused_nodes) {
   const CommShape shape = comm_shape(comm, "distributed_mesh_from_partition");
@@ -179,38 +224,8 @@ NodeOwnership resolve_node_ownership(MPI_Comm comm, const CallerNodes& nodes,
   const std::vector<std::vector<Answer>> answers =
       exchange_lists(comm, answer_queries(exchange_lists(comm, queries), claims, defects));
 
-  if (!allow_unused_nodes) {
-    std::size_t unused = 0;
-    const Claim* first = nullptr;
-    for (const Claim& c : claims) {
-      if (c.used) continue;
-      if (unused++ == 0) first = &c;
-    }
-    if (first != nullptr)
-      defects.note(unused, who, "node id ", first->id, ", owned by rank ", first->owner,
-                   ", is used by no tet of any rank (set allow_unused_nodes to keep such nodes)");
-  }
-
-  std::size_t moved = 0;
-  std::string first_moved;
-  for (std::size_t home = 0; home < ranks; ++home) {
-    for (std::size_t q = 0; q < answers[home].size(); ++q) {
-      const Answer& a = answers[home][q];
-      const auto n = static_cast<std::size_t>(asked_for[home][q]);
-      if (a.global < 0) continue;  // the home reports it
-      result.global_of_node[n] = a.global;
-      result.owner_of_node[n] = a.owner;
-      const Point3& p = nodes.coordinates[n];
-      const double mine[3] = {p[0], p[1], p[2]};
-      if (!same_point(mine, a.xyz) && moved++ == 0) {
-        first_moved =
-            foehn::detail::concat(who, "node id ", nodes.ids[n], " is at (", p[0], ", ", p[1], ", ",
-                                  p[2], ") as a ghost on rank ", shape.rank, " but at (", a.xyz[0],
-                                  ", ", a.xyz[1], ", ", a.xyz[2], ") on its owner, rank ", a.owner);
-      }
-    }
-  }
-  defects.note(moved, first_moved);
+  if (!allow_unused_nodes) note_unused_nodes(claims, defects);
+  adopt_answers(answers, asked_for, nodes, shape.rank, result, defects);
   agree_on_failure(comm, defects.failure());
   return result;
 }
