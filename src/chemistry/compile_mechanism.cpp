@@ -292,25 +292,24 @@ CompiledMechanismView CompiledMechanism::view() const {
   return v;
 }
 
-CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) {
-  const int n = static_cast<int>(mechanism.species.size());
-  if (n == 0)
-    fail(ErrorCategory::invalid_input, "chemistry: mechanism '", mechanism.name,
-         "' has no species");
-  CompiledMechanism c;
-  const Pattern original = jacobian_pattern(mechanism);
-  if (ordering == SpeciesOrdering::minimum_degree) {
-    c.species_order = minimum_degree_order(original);
-  } else if (ordering == SpeciesOrdering::markowitz) {
-    c.species_order = markowitz_order(original);
-  } else {
-    for (int i = 0; i < n; ++i) c.species_order.push_back(i);
-  }
-  c.compiled_index.assign(static_cast<std::size_t>(n), 0);
-  for (int p = 0; p < n; ++p)
-    c.compiled_index[static_cast<std::size_t>(c.species_order[static_cast<std::size_t>(p)])] = p;
-  auto at = [&](int species) { return c.compiled_index[static_cast<std::size_t>(species)]; };
+namespace {
 
+// Position of entry (row, col) in the LU pattern; an internal error where it has none.
+int lu_slot(const CompiledMechanism& c, int row, int col) {
+  const auto first = c.column.begin() + c.row_start[static_cast<std::size_t>(row)];
+  const auto last = c.column.begin() + c.row_start[static_cast<std::size_t>(row) + 1];
+  const auto it = std::lower_bound(first, last, col);
+  FOEHN_CHECK(it != last && *it == col, "chemistry: (", row, ",", col, ") not in LU pattern");
+  return static_cast<int>(it - c.column.begin());
+}
+
+int compiled(const CompiledMechanism& c, int species) {
+  return c.compiled_index[static_cast<std::size_t>(species)];
+}
+
+// Symbolic LU of the Jacobian's pattern in compiled species order: rows, columns, diagonals.
+void build_lu_pattern(CompiledMechanism& c, const Pattern& original, int n) {
+  auto at = [&](int species) { return compiled(c, species); };
   // Symbolic LU in compiled order: row i gains row k's upper part for every lower entry (i,k),
   // visited in increasing k (including entries that were themselves filled in).
   Pattern permuted(static_cast<std::size_t>(n));
@@ -330,14 +329,11 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
     c.row_start.push_back(static_cast<int>(c.column.size()));
   }
   c.fill_in = static_cast<std::int64_t>(c.column.size()) - c.jacobian_nonzeros;
-  auto slot = [&](int row, int col) {
-    const auto first = c.column.begin() + c.row_start[static_cast<std::size_t>(row)];
-    const auto last = c.column.begin() + c.row_start[static_cast<std::size_t>(row) + 1];
-    const auto it = std::lower_bound(first, last, col);
-    FOEHN_CHECK(it != last && *it == col, "chemistry: (", row, ",", col, ") not in LU pattern");
-    return static_cast<int>(it - c.column.begin());
-  };
+}
 
+// The numeric LU as a schedule of slots, in the symbolic pass's order.
+void build_lu_schedule(CompiledMechanism& c, int n) {
+  auto slot = [&](int row, int col) { return lu_slot(c, row, col); };
   // Numeric LU schedule (IKJ Doolittle, same visiting order as the symbolic pass).
   for (int i = 0; i < n; ++i) {
     for (int s = c.row_start[static_cast<std::size_t>(i)];
@@ -355,7 +351,12 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
       c.lu_update_count.push_back(updates);
     }
   }
+}
 
+// Every reaction's rate, reactants, net changes and Jacobian slots, in compiled indices.
+void compile_reactions(CompiledMechanism& c, const Mechanism& mechanism) {
+  auto at = [&](int species) { return compiled(c, species); };
+  auto slot = [&](int row, int col) { return lu_slot(c, row, col); };
   // Rates, reactants, net changes and Jacobian slots, all in compiled species indices.
   c.external_rate_count = static_cast<int>(mechanism.external_rate_names.size());
   c.air_density_scale = air_density_scale_of(static_cast<int>(mechanism.concentration_unit));
@@ -399,6 +400,30 @@ CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) 
       }
     }
   }
+}
+
+}  // namespace
+
+CompiledMechanism compile(const Mechanism& mechanism, SpeciesOrdering ordering) {
+  const int n = static_cast<int>(mechanism.species.size());
+  if (n == 0)
+    fail(ErrorCategory::invalid_input, "chemistry: mechanism '", mechanism.name,
+         "' has no species");
+  CompiledMechanism c;
+  const Pattern original = jacobian_pattern(mechanism);
+  if (ordering == SpeciesOrdering::minimum_degree) {
+    c.species_order = minimum_degree_order(original);
+  } else if (ordering == SpeciesOrdering::markowitz) {
+    c.species_order = markowitz_order(original);
+  } else {
+    for (int i = 0; i < n; ++i) c.species_order.push_back(i);
+  }
+  c.compiled_index.assign(static_cast<std::size_t>(n), 0);
+  for (int p = 0; p < n; ++p)
+    c.compiled_index[static_cast<std::size_t>(c.species_order[static_cast<std::size_t>(p)])] = p;
+  build_lu_pattern(c, original, n);
+  build_lu_schedule(c, n);
+  compile_reactions(c, mechanism);
   return c;
 }
 
