@@ -460,20 +460,8 @@ std::map<std::string, std::map<std::string, double>> surface_species_properties(
   return properties;
 }
 
-}  // namespace
-
-json openatmos_v1_document(const Mechanism& given) {
-  // MICM reads every v1 file in mol m^-3 and has no unit key: convert, do not annotate.
-  const Mechanism mechanism = in_concentration_unit(given, ConcentrationUnit::mol_per_m3);
-  json document = json::object();
-  bool jpl19 = false;
-  for (const Reaction& r : mechanism.reactions)
-    jpl19 = jpl19 || r.type == ReactionType::ternary_chemical_activation_jpl19;
-  // The version the file needs: the schema's JPL19 type came with 1.4, emissions with 1.3.
-  document["version"] = jpl19 ? "1.4.0" : "1.0.0";
-  document["name"] = mechanism.name;
-  add_kept_properties(document, mechanism.user_properties);  // "emissions" among them
-  if (document.contains("emissions") && !jpl19) document["version"] = "1.3.0";  // emissions: 1.3
+// The species (with their kept and surface properties) and the gas phase that lists them.
+void add_species_and_phase(json& document, const Mechanism& mechanism) {
   const auto surface_properties = surface_species_properties(mechanism);
   json species = json::array();
   json gas = {{"name", "gas"}, {"species", json::array()}};
@@ -503,6 +491,10 @@ json openatmos_v1_document(const Mechanism& given) {
   }
   document["species"] = std::move(species);
   document["phases"] = json::array({gas});
+}
+
+// Every reaction in the schema's keys; names of external rates must be unique per type.
+json reactions_document(const Mechanism& mechanism) {
   json reactions = json::array();
   std::set<std::string> labels;  // "TYPE.name" of the external types: MICM needs them unique
   for (const Reaction& r : mechanism.reactions) {
@@ -550,7 +542,25 @@ json openatmos_v1_document(const Mechanism& given) {
     add_user_properties(item, r.user_properties);
     reactions.push_back(std::move(item));
   }
-  document["reactions"] = std::move(reactions);
+  return reactions;
+}
+
+}  // namespace
+
+json openatmos_v1_document(const Mechanism& given) {
+  // MICM reads every v1 file in mol m^-3 and has no unit key: convert, do not annotate.
+  const Mechanism mechanism = in_concentration_unit(given, ConcentrationUnit::mol_per_m3);
+  json document = json::object();
+  bool jpl19 = false;
+  for (const Reaction& r : mechanism.reactions)
+    jpl19 = jpl19 || r.type == ReactionType::ternary_chemical_activation_jpl19;
+  // The version the file needs: the schema's JPL19 type came with 1.4, emissions with 1.3.
+  document["version"] = jpl19 ? "1.4.0" : "1.0.0";
+  document["name"] = mechanism.name;
+  add_kept_properties(document, mechanism.user_properties);  // "emissions" among them
+  if (document.contains("emissions") && !jpl19) document["version"] = "1.3.0";  // emissions: 1.3
+  add_species_and_phase(document, mechanism);
+  document["reactions"] = reactions_document(mechanism);
   return document;
 }
 
