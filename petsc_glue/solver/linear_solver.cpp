@@ -14,6 +14,7 @@
 #include "foehn/petsc/petsc_check.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stopwatch.hpp"
+#include "gamg_setup_options.hpp"
 
 namespace foehn::petsc {
 
@@ -102,51 +103,6 @@ void apply_kind_types(KSP ksp, [[maybe_unused]] MPI_Comm comm, SolverKind kind, 
   }
 }
 
-// Options for one GAMG set-up (detail::gamg_setup_presets says which and why), cleared when it
-// ends: they are global (GAMG's products carry no prefix), and other code in the process may
-// form its own products differently.
-class GamgSetupOptions {
- public:
-  GamgSetupOptions(KSP ksp, const std::string& prefix) {
-    PC pc = nullptr;
-    Mat pmat = nullptr;
-    PetscBool gamg = PETSC_FALSE, on_device = PETSC_FALSE, reuse = PETSC_FALSE;
-    FOEHN_PETSC_CHECK(KSPGetPC(ksp, &pc));
-    FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCGAMG, &gamg));
-    if (!gamg) return;
-    FOEHN_PETSC_CHECK(KSPGetOperators(ksp, nullptr, &pmat));
-    FOEHN_PETSC_CHECK(PetscObjectTypeCompareAny(reinterpret_cast<PetscObject>(pmat), &on_device,
-                                                MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
-    FOEHN_PETSC_CHECK(PetscOptionsGetBool(nullptr, prefix.empty() ? nullptr : prefix.c_str(),
-                                          "-pc_gamg_reuse_interpolation", &reuse, nullptr));
-    const auto user_gave = [](const char* name) {
-      PetscBool given = PETSC_FALSE;
-      FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, name, &given));
-      return given == PETSC_TRUE;
-    };
-    try {
-      for (std::string& name : detail::gamg_setup_presets(
-               {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE}, user_gave)) {
-        FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), "1"));
-        set_.push_back(std::move(name));
-      }
-    } catch (...) {
-      clear();  // a constructor that throws gets no destructor call
-      throw;
-    }
-  }
-  ~GamgSetupOptions() { clear(); }
-  GamgSetupOptions(const GamgSetupOptions&) = delete;
-  GamgSetupOptions& operator=(const GamgSetupOptions&) = delete;
-
- private:
-  void clear() noexcept {
-    for (const std::string& name : set_) (void)PetscOptionsClearValue(nullptr, name.c_str());
-    set_.clear();
-  }
-  std::vector<std::string> set_;
-};
-
 std::string type_name(PetscObject object) {
   const char* name = nullptr;
   FOEHN_PETSC_CHECK(PetscObjectGetType(object, &name));
@@ -168,36 +124,6 @@ bool get_block_solvers(PC pc, PetscInt* count, KSP** blocks) {
 }
 
 }  // namespace
-
-namespace detail {
-
-std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
-                                            const std::function<bool(const char*)>& user_gave) {
-  std::vector<std::string> presets;
-  if (!setup.gamg) return presets;
-  // GAMG's Galerkin products (PtAP, the prolongator smoothing's A P) free their intermediate
-  // data after computing. PETSc keeps it otherwise for a numeric-only recomputation that GAMG
-  // never does unless -pc_gamg_reuse_interpolation is set (a rebuild makes new products); on the
-  // GPU those cuSPARSE SpGEMM buffers were 70% of the mountain-wave core's memory (7419 -> 2195
-  // bytes per tet at 5 M tets; on two GPUs 8979 -> 3209; docs/scaling.md).
-  if (!setup.reuse_interpolation && !user_gave("-mat_product_clear"))
-    presets.emplace_back("-mat_product_clear");
-  // On the GPU those products are formed on the host. PETSc 3.26 forms them with cuSPARSE's
-  // SpGEMM (CUSPARSE_SPGEMM_DEFAULT), which reads uninitialised memory in every set-up and in
-  // some never returns: its reduce_by_key kernel runs on at 100% of the GPU (compute-sanitizer
-  // initcheck and cuda-gdb on an H200, CUDA 13). One build of the mountain-wave core hung in 10
-  // of 19 runs with them on the GPU and in none of 22 with them on the host, nor in 5 on two
-  // GPUs (bench/results/logs/issue35). The hierarchy is built once per operator and its solves
-  // stay on the GPU: the cost is set-up time (553 k tets: first step about 1 s longer). A user
-  // who gives either option decides.
-  if (setup.device_operator) {
-    for (const char* name : {"-matptap_backend_cpu", "-matmatmult_backend_cpu"})
-      if (!user_gave(name)) presets.emplace_back(name);
-  }
-  return presets;
-}
-
-}  // namespace detail
 
 std::string_view to_string(SolverKind kind) {
   switch (kind) {

@@ -23,39 +23,16 @@
 #include "foehn/runtime/error.hpp"
 #include "support/error_category.hpp"
 #include "support/small_mountain.hpp"
+#include "system_placements.hpp"
 
 namespace foehn::petsc {
 namespace {
-
-struct PlacementCase {
-  const char* name;
-  Backend backend;
-  bool device_solves;
-};
-
-// Test names show the placement's name (not its bytes).
-void PrintTo(const PlacementCase& c, std::ostream* os) {
-  *os << c.name;
-}
 
 double linear(const Point3& x) {
   return 1.0 + 2e-4 * x[0] - 3e-4 * x[1] + 5e-4 * x[2];
 }
 
-class SystemTest : public ::testing::TestWithParam<PlacementCase> {
- protected:
-  void SetUp() override {
-    const PlacementCase& c = GetParam();
-    if (c.backend == Backend::cuda && cuda_device_count() == 0)
-      GTEST_SKIP() << "no CUDA device on this machine";
-    if (c.device_solves && !device_solves_available())
-      GTEST_SKIP() << "this PETSc is built without CUDA";
-    whole_ = foehn::testing::small_mountain(7, 7, 5);
-    mesh_ = distribute_mesh(PETSC_COMM_SELF, &whole_);
-  }
-  TetMesh whole_;
-  DistributedMesh mesh_;
-};
+class SystemTest : public SystemPlacementTest {};
 
 TEST_P(SystemTest, LaplaceWithLinearDirichletValuesReturnsThemExactly) {
   const PlacementCase& c = GetParam();
@@ -129,12 +106,7 @@ TEST_P(SystemTest, MisuseIsAnErrorNamingTheSystem) {
   EXPECT_EQ(divergence.times().assemblies, 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(Placements, SystemTest,
-                         ::testing::Values(PlacementCase{"cpu", Backend::cpu, false},
-                                           PlacementCase{"cuda_host_solves", Backend::cuda, false},
-                                           PlacementCase{"cuda_device_solves", Backend::cuda,
-                                                         true}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Placements, SystemTest, every_system_placement(), placement_name);
 
 }  // namespace
 }  // namespace foehn::petsc

@@ -19,34 +19,12 @@
 #include "foehn/petsc/system.hpp"
 #include "foehn/runtime/device.hpp"
 #include "support/small_mountain.hpp"
+#include "system_placements.hpp"
 
 namespace foehn::petsc {
 namespace {
 
-struct PlacementCase {
-  const char* name;
-  Backend backend;
-  bool device_solves;
-};
-
-void PrintTo(const PlacementCase& c, std::ostream* os) {
-  *os << c.name;
-}
-
-class UserOperatorSystem : public ::testing::TestWithParam<PlacementCase> {
- protected:
-  void SetUp() override {
-    const PlacementCase& c = GetParam();
-    if (c.backend == Backend::cuda && cuda_device_count() == 0)
-      GTEST_SKIP() << "no CUDA device on this machine";
-    if (c.device_solves && !device_solves_available())
-      GTEST_SKIP() << "this PETSc is built without CUDA";
-    whole_ = foehn::testing::small_mountain(5, 5, 4);
-    mesh_ = distribute_mesh(PETSC_COMM_SELF, &whole_);
-  }
-  TetMesh whole_;
-  DistributedMesh mesh_;
-};
+class UserOperatorSystem : public SystemPlacementTest {};
 
 TEST_P(UserOperatorSystem, TheMatIsTheCpuReferenceAndSkewSymmetric) {
   const PlacementCase& c = GetParam();
@@ -110,14 +88,7 @@ TEST_P(UserOperatorSystem, TheMatIsTheCpuReferenceAndSkewSymmetric) {
   FOEHN_PETSC_CHECK(VecDestroy(&yv));
 }
 
-INSTANTIATE_TEST_SUITE_P(Placements, UserOperatorSystem,
-                         ::testing::Values(PlacementCase{"cpu", Backend::cpu, false},
-                                           PlacementCase{"cuda_host_solves", Backend::cuda, false},
-                                           PlacementCase{"cuda_device_solves", Backend::cuda,
-                                                         true}),
-                         [](const ::testing::TestParamInfo<PlacementCase>& info) {
-                           return std::string(info.param.name);
-                         });
+INSTANTIATE_TEST_SUITE_P(Placements, UserOperatorSystem, every_system_placement(), placement_name);
 
 }  // namespace
 }  // namespace foehn::petsc
