@@ -41,6 +41,42 @@ void for_each_box_row(const StencilGrid& grid, const StencilBox& box, Copy&& cop
       copy(grid.index(box.i0, j, k), offset);
 }
 
+// Every rank must run the same problem: compare what each was given (min and max agree).
+// The process grid too: MPI_Cart_create with different dims on different ranks is erroneous.
+void check_same_problem_on_every_rank(MPI_Comm comm, const petsc::detail::CommShape& shape,
+                                      const StencilGrid& global, const HorizontalDiffusion& options,
+                                      const DistributedDiffusionSettings& settings) {
+  double facts[9] = {
+      static_cast<double>(global.nx),          static_cast<double>(global.ny),
+      static_cast<double>(global.nz),          options.alpha,
+      static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0,
+      static_cast<double>(settings.ranks_x),   static_cast<double>(settings.ranks_y),
+      settings.gpu_to_gpu_halos ? 1.0 : 0.0};
+  double lowest[9], highest[9];
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 9, MPI_DOUBLE, MPI_MIN, comm));
+  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 9, MPI_DOUBLE, MPI_MAX, comm));
+  run_collectively(comm, [&] {
+    for (int f = 0; f < 9; ++f) {
+      // NaN alpha compares unequal to itself; validate() below names it.
+      if (lowest[f] != highest[f] && !(f == 3 && !std::isfinite(options.alpha))) {
+        fail(ErrorCategory::invalid_input,
+             "DistributedHorizontalDiffusion: the ranks were given different grids or options "
+             "(nx, ny, nz, alpha, iterations, boundary, the process grid and gpu_to_gpu_halos must "
+             "be the same on every rank)");
+      }
+    }
+    validate(global, options, global.size(), "DistributedHorizontalDiffusion");
+    if (settings.ranks_x < 0 || settings.ranks_y < 0 ||
+        (settings.ranks_x > 0) != (settings.ranks_y > 0) ||
+        (settings.ranks_x > 0 &&
+         static_cast<long long>(settings.ranks_x) * settings.ranks_y != shape.size)) {
+      fail(ErrorCategory::invalid_input, "DistributedHorizontalDiffusion: process grid ",
+           settings.ranks_x, " x ", settings.ranks_y, " for ", shape.size,
+           " ranks (give both sizes with a product of the rank count, or 0 and 0)");
+    }
+  });
+}
+
 }  // namespace
 
 StencilBlock stencil_block(const StencilGrid& global, int ranks_x, int ranks_y, int rank_x,
@@ -113,6 +149,48 @@ struct DistributedHorizontalDiffusion<T>::HaloBuffers {
   DeviceArray<T> send_device[2][2];              // the packed send box
   long long exchanges = 0;
   std::string why_not_gpu_to_gpu;  // set when GPU-to-GPU copies were asked for but failed
+
+  void export_receive_buffers(const Stream& stream, PeerMemoryHandle (&mine)[2][2][2]) {
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side) {
+        const HaloRoute side_route = route[dimension][side];
+        if (side_route == HaloRoute::peer || side_route == HaloRoute::self)
+          send_device[dimension][side] = DeviceArray<T>(values[dimension], stream);
+        if (side_route != HaloRoute::peer) continue;
+        for (int parity = 0; parity < 2; ++parity) {
+          receive_device[dimension][side][parity] =
+              ExportedDeviceMemory(values[dimension] * sizeof(T));
+          mine[dimension][side][parity] = receive_device[dimension][side][parity].handle();
+        }
+      }
+  }
+  // My receive buffers of `side` go to the neighbour there, which writes into them from its
+  // opposite side: the tag names the side the handle is used on.
+  void exchange_peer_handles(MPI_Comm cart, const int (&neighbour)[2][2],
+                             const PeerMemoryHandle (&mine)[2][2][2],
+                             PeerMemoryHandle (&theirs)[2][2][2]) const {
+    MPI_Request requests[16];
+    int count = 0;
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side) {
+        if (route[dimension][side] != HaloRoute::peer) continue;
+        const int other = neighbour[dimension][side];
+        FOEHN_MPI_CHECK(MPI_Irecv(theirs[dimension][side], sizeof theirs[dimension][side], MPI_BYTE,
+                                  other, 16 + 2 * dimension + side, cart, &requests[count++]));
+        FOEHN_MPI_CHECK(MPI_Isend(mine[dimension][side], sizeof mine[dimension][side], MPI_BYTE,
+                                  other, 16 + 2 * dimension + (1 - side), cart,
+                                  &requests[count++]));
+      }
+    FOEHN_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+  }
+  void map_neighbour_receive_buffers(const PeerMemoryHandle (&theirs)[2][2][2]) {
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side)
+        if (route[dimension][side] == HaloRoute::peer)
+          for (int parity = 0; parity < 2; ++parity)
+            neighbour_receive[dimension][side][parity] =
+                MappedPeerMemory(theirs[dimension][side][parity], values[dimension] * sizeof(T));
+  }
 };
 
 template <typename T>
@@ -122,38 +200,8 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
     : options_(options), backend_(settings.backend) {
   const petsc::detail::CommShape shape =
       petsc::detail::comm_shape(comm, "DistributedHorizontalDiffusion");
-  // Every rank must run the same problem: compare what each was given (min and max agree).
-  // The process grid too: MPI_Cart_create with different dims on different ranks is erroneous.
-  double facts[9] = {
-      static_cast<double>(global.nx),          static_cast<double>(global.ny),
-      static_cast<double>(global.nz),          options.alpha,
-      static_cast<double>(options.iterations), options.boundary == Boundary::periodic ? 1.0 : 0.0,
-      static_cast<double>(settings.ranks_x),   static_cast<double>(settings.ranks_y),
-      settings.gpu_to_gpu_halos ? 1.0 : 0.0};
-  double lowest[9], highest[9];
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, lowest, 9, MPI_DOUBLE, MPI_MIN, comm));
-  FOEHN_MPI_CHECK(MPI_Allreduce(facts, highest, 9, MPI_DOUBLE, MPI_MAX, comm));
+  check_same_problem_on_every_rank(comm, shape, global, options, settings);
   int dims[2] = {settings.ranks_y, settings.ranks_x};  // MPI order: y, then x (fastest)
-  run_collectively(comm, [&] {
-    for (int f = 0; f < 9; ++f) {
-      // NaN alpha compares unequal to itself; validate() below names it.
-      if (lowest[f] != highest[f] && !(f == 3 && !std::isfinite(options.alpha))) {
-        fail(ErrorCategory::invalid_input,
-             "DistributedHorizontalDiffusion: the ranks were given different grids or options "
-             "(nx, ny, nz, alpha, iterations, boundary, the process grid and gpu_to_gpu_halos must "
-             "be the same on every rank)");
-      }
-    }
-    validate(global, options, global.size(), "DistributedHorizontalDiffusion");
-    if (settings.ranks_x < 0 || settings.ranks_y < 0 ||
-        (settings.ranks_x > 0) != (settings.ranks_y > 0) ||
-        (settings.ranks_x > 0 &&
-         static_cast<long long>(settings.ranks_x) * settings.ranks_y != shape.size)) {
-      fail(ErrorCategory::invalid_input, "DistributedHorizontalDiffusion: process grid ",
-           settings.ranks_x, " x ", settings.ranks_y, " for ", shape.size,
-           " ranks (give both sizes with a product of the rank count, or 0 and 0)");
-    }
-  });
   if (dims[0] == 0) FOEHN_MPI_CHECK(MPI_Dims_create(shape.size, 2, dims));
   const bool periodic = options.boundary == Boundary::periodic;
   const int periods[2] = {periodic ? 1 : 0, periodic ? 1 : 0};
@@ -167,29 +215,7 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
       step_options_ = options;
       step_options_.iterations = 1;
       step_options_.boundary = Boundary::dirichlet_band;
-      const StencilGrid& local = block_.local;
-      buffers_ = std::make_unique<HaloBuffers>();
-      const bool gpu = backend_ == Backend::cuda;
-      // x boxes: 2 columns of the interior rows; y boxes: 2 rows of the whole stored width.
-      const std::size_t sizes[2] = {StencilBox{0, 2, halo_width, local.ny}.size(local),
-                                    StencilBox{0, 0, local.row_length(), halo_width}.size(local)};
-      for (int what = 0; what < 2; ++what)
-        for (int dimension = 0; dimension < 2; ++dimension)
-          for (int side = 0; side < 2; ++side) {
-            if (gpu)
-              buffers_->pinned[what][dimension][side] = PinnedArray<T>(sizes[dimension]);
-            else
-              buffers_->host[what][dimension][side].resize(sizes[dimension]);
-          }
-      if (gpu) {
-        stream_ = std::make_unique<Stream>();
-        device_ = std::make_unique<CudaHorizontalDiffusion<T>>(local, step_options_, settings.cuda,
-                                                               *stream_);
-      } else {
-        host_field_.assign(local.size(), T(0));
-      }
-      buffers_->values[0] = sizes[0];
-      buffers_->values[1] = sizes[1];
+      allocate_block_storage(settings.cuda);
     });
     set_up_gpu_halo_routes(backend_ == Backend::cuda && settings.gpu_to_gpu_halos);
   } catch (...) {
@@ -198,12 +224,53 @@ DistributedHorizontalDiffusion<T>::DistributedHorizontalDiffusion(
   }
 }
 
+template <typename T>
+void DistributedHorizontalDiffusion<T>::allocate_block_storage(
+    const CudaHorizontalDiffusionSettings& cuda) {
+  const StencilGrid& local = block_.local;
+  buffers_ = std::make_unique<HaloBuffers>();
+  const bool gpu = backend_ == Backend::cuda;
+  // x boxes: 2 columns of the interior rows; y boxes: 2 rows of the whole stored width.
+  const std::size_t sizes[2] = {StencilBox{0, 2, halo_width, local.ny}.size(local),
+                                StencilBox{0, 0, local.row_length(), halo_width}.size(local)};
+  for (int what = 0; what < 2; ++what)
+    for (int dimension = 0; dimension < 2; ++dimension)
+      for (int side = 0; side < 2; ++side) {
+        if (gpu)
+          buffers_->pinned[what][dimension][side] = PinnedArray<T>(sizes[dimension]);
+        else
+          buffers_->host[what][dimension][side].resize(sizes[dimension]);
+      }
+  if (gpu) {
+    stream_ = std::make_unique<Stream>();
+    device_ = std::make_unique<CudaHorizontalDiffusion<T>>(local, step_options_, cuda, *stream_);
+  } else {
+    host_field_.assign(local.size(), T(0));
+  }
+  buffers_->values[0] = sizes[0];
+  buffers_->values[1] = sizes[1];
+}
+
 // Collective. Each rank names its neighbours' routes the same way the neighbour names its own
 // (both sides see whether they share a host), so the two ends of every halo agree. A failure to
 // export or map GPU memory (no IPC between the processes: separate containers, a GPU in
 // exclusive mode) falls back to host routes on every rank, and halo_routes() says why.
 template <typename T>
 void DistributedHorizontalDiffusion<T>::set_up_gpu_halo_routes(bool gpu_to_gpu) {
+  HaloBuffers& b = *buffers_;
+  int neighbour[2][2];
+  choose_halo_routes(gpu_to_gpu, neighbour);
+  if (!gpu_to_gpu) return;
+
+  PeerMemoryHandle mine[2][2][2], theirs[2][2][2];
+  if (!agree_or_fall_back_to_host([&] { b.export_receive_buffers(*stream_, mine); })) return;
+  b.exchange_peer_handles(cart_, neighbour, mine, theirs);
+  agree_or_fall_back_to_host([&] { b.map_neighbour_receive_buffers(theirs); });
+}
+
+template <typename T>
+void DistributedHorizontalDiffusion<T>::choose_halo_routes(bool gpu_to_gpu,
+                                                           int (&neighbour)[2][2]) {
   int me = 0;
   FOEHN_MPI_CHECK(MPI_Comm_rank(cart_, &me));
   MPI_Comm host_comm = MPI_COMM_NULL;
@@ -212,7 +279,6 @@ void DistributedHorizontalDiffusion<T>::set_up_gpu_halo_routes(bool gpu_to_gpu) 
   FOEHN_MPI_CHECK(MPI_Comm_group(cart_, &cart_group));
   FOEHN_MPI_CHECK(MPI_Comm_group(host_comm, &host_group));
   HaloBuffers& b = *buffers_;
-  int neighbour[2][2];
   for (int dimension = 0; dimension < 2; ++dimension) {
     FOEHN_MPI_CHECK(MPI_Cart_shift(cart_, dimension == 0 ? 1 : 0, 1, &neighbour[dimension][0],
                                    &neighbour[dimension][1]));
@@ -236,64 +302,28 @@ void DistributedHorizontalDiffusion<T>::set_up_gpu_halo_routes(bool gpu_to_gpu) 
   MPI_Group_free(&cart_group);
   MPI_Group_free(&host_group);
   MPI_Comm_free(&host_comm);
-  if (!gpu_to_gpu) return;
+}
 
-  // Every rank takes part in both agreements, with or without routes of its own.
-  auto agree = [&](auto&& step) {
-    std::string failure;
-    try {
-      step();
-    } catch (const Error& e) {
-      failure = e.what();
-    }
-    int ok = failure.empty() ? 1 : 0, all_ok = 0;
-    FOEHN_MPI_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, cart_));
-    if (all_ok) return true;
-    b.why_not_gpu_to_gpu =
-        failure.empty() ? "another rank could not share its GPU memory" : failure;
-    for (auto& route : b.route)
-      for (HaloRoute& r : route)
-        if (r == HaloRoute::peer) r = HaloRoute::host;
-    return false;
-  };
-  PeerMemoryHandle mine[2][2][2], theirs[2][2][2];
-  const bool exported = agree([&] {
-    for (int dimension = 0; dimension < 2; ++dimension)
-      for (int side = 0; side < 2; ++side) {
-        const HaloRoute route = b.route[dimension][side];
-        if (route == HaloRoute::peer || route == HaloRoute::self)
-          b.send_device[dimension][side] = DeviceArray<T>(b.values[dimension], *stream_);
-        if (route != HaloRoute::peer) continue;
-        for (int parity = 0; parity < 2; ++parity) {
-          b.receive_device[dimension][side][parity] =
-              ExportedDeviceMemory(b.values[dimension] * sizeof(T));
-          mine[dimension][side][parity] = b.receive_device[dimension][side][parity].handle();
-        }
-      }
-  });
-  if (!exported) return;
-  // My receive buffers of `side` go to the neighbour there, which writes into them from its
-  // opposite side: the tag names the side the handle is used on.
-  MPI_Request requests[16];
-  int count = 0;
-  for (int dimension = 0; dimension < 2; ++dimension)
-    for (int side = 0; side < 2; ++side) {
-      if (b.route[dimension][side] != HaloRoute::peer) continue;
-      const int other = neighbour[dimension][side];
-      FOEHN_MPI_CHECK(MPI_Irecv(theirs[dimension][side], sizeof theirs[dimension][side], MPI_BYTE,
-                                other, 16 + 2 * dimension + side, cart_, &requests[count++]));
-      FOEHN_MPI_CHECK(MPI_Isend(mine[dimension][side], sizeof mine[dimension][side], MPI_BYTE,
-                                other, 16 + 2 * dimension + (1 - side), cart_, &requests[count++]));
-    }
-  FOEHN_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
-  agree([&] {
-    for (int dimension = 0; dimension < 2; ++dimension)
-      for (int side = 0; side < 2; ++side)
-        if (b.route[dimension][side] == HaloRoute::peer)
-          for (int parity = 0; parity < 2; ++parity)
-            b.neighbour_receive[dimension][side][parity] =
-                MappedPeerMemory(theirs[dimension][side][parity], b.values[dimension] * sizeof(T));
-  });
+// Collective: runs `step` and reports whether it succeeded on every rank. Every rank takes part
+// in both agreements, with or without routes of its own.
+template <typename T>
+template <typename Step>
+bool DistributedHorizontalDiffusion<T>::agree_or_fall_back_to_host(Step&& step) {
+  HaloBuffers& b = *buffers_;
+  std::string failure;
+  try {
+    step();
+  } catch (const Error& e) {
+    failure = e.what();
+  }
+  int ok = failure.empty() ? 1 : 0, all_ok = 0;
+  FOEHN_MPI_CHECK(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, cart_));
+  if (all_ok) return true;
+  b.why_not_gpu_to_gpu = failure.empty() ? "another rank could not share its GPU memory" : failure;
+  for (auto& route : b.route)
+    for (HaloRoute& r : route)
+      if (r == HaloRoute::peer) r = HaloRoute::host;
+  return false;
 }
 
 template <typename T>

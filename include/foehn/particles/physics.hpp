@@ -142,6 +142,84 @@ FOEHN_HD bool grid_reaches_poles(const MetGridView& g) {
   return g.first_latitude <= -half_pi + tolerance && last >= half_pi - tolerance;
 }
 
+// Clamps a pressure outside the met levels (or NaN) to the nearest end level; `clamped` is set,
+// never cleared, so that a step counts once however often it was clamped.
+FOEHN_HD void clamp_to_met_levels(ParcelPosition& x, double p_low, double p_high, bool& clamped) {
+  if (x.pressure < p_low || x.pressure > p_high || !(x.pressure == x.pressure)) {
+    x.pressure = x.pressure < p_low ? p_low : p_high;
+    clamped = true;
+  }
+}
+
+// The stochastic moves of one step, summed before they are applied together: metres east and
+// north, Pa of pressure (subgrid omega) and metres of log-pressure height (diffusion).
+struct StochasticDisplacement {
+  double east = 0.0, north = 0.0, dp_subgrid = 0.0, dz = 0.0;
+};
+
+FOEHN_HD void add_subgrid_wind(const MetGridView& grid, const TransportPhysics& physics,
+                               std::int64_t parcel_id, std::int64_t step_index, double dt,
+                               const ParcelPosition& x, double t_end, ParcelState& state,
+                               StochasticDisplacement& d) {
+  const InterpolationStencil s = make_stencil(grid, x.longitude, x.latitude, x.pressure, t_end);
+  const WindSample sigma = detail::stencil_spread(grid, s);
+  const double r = detail::clamp01(1.0 - 2.0 * std::fabs(dt) / (grid.t1 - grid.t0));
+  const double kick = std::sqrt(1.0 - r * r);
+  const NumberPair xi_h = parcel_normals(parcel_id, step_index, 0, physics.seed);
+  const NumberPair xi_v = parcel_normals(parcel_id, step_index, 1, physics.seed);
+  state.subgrid_u =
+      r * state.subgrid_u + kick * physics.subgrid_horizontal_factor * sigma.u * xi_h.first;
+  state.subgrid_v =
+      r * state.subgrid_v + kick * physics.subgrid_horizontal_factor * sigma.v * xi_h.second;
+  state.subgrid_omega =
+      r * state.subgrid_omega + kick * physics.subgrid_vertical_factor * sigma.omega * xi_v.first;
+  d.east += state.subgrid_u * dt;
+  d.north += state.subgrid_v * dt;
+  d.dp_subgrid = state.subgrid_omega * dt;
+}
+
+// `w`: the tropospheric weight at the parcel.
+FOEHN_HD void add_turbulent_diffusion(const TransportPhysics& physics, std::int64_t parcel_id,
+                                      std::int64_t step_index, double dt, double w,
+                                      StochasticDisplacement& d) {
+  const double d_h = w * physics.horizontal_diffusivity_troposphere +
+                     (1.0 - w) * physics.horizontal_diffusivity_stratosphere;
+  const double d_z = w * physics.vertical_diffusivity_troposphere +
+                     (1.0 - w) * physics.vertical_diffusivity_stratosphere;
+  const NumberPair xi_h = parcel_normals(parcel_id, step_index, 2, physics.seed);
+  const NumberPair xi_v = parcel_normals(parcel_id, step_index, 3, physics.seed);
+  const double sigma_h = std::sqrt(2.0 * d_h * std::fabs(dt));
+  d.east += sigma_h * xi_h.first;
+  d.north += sigma_h * xi_h.second;
+  d.dz = std::sqrt(2.0 * d_z * std::fabs(dt)) * xi_v.first;
+}
+
+// `w`: the tropospheric weight at the parcel.
+FOEHN_HD double decay_rate(const TransportPhysics& physics, double w) {
+  return (physics.decay_time_troposphere > 0.0 ? w / physics.decay_time_troposphere : 0.0) +
+         (physics.decay_time_stratosphere > 0.0 ? (1.0 - w) / physics.decay_time_stratosphere
+                                                : 0.0);
+}
+
+// Adds the step from `state.position` to `x` to the parcel's path lengths.
+FOEHN_HD void add_path_length(const ParcelPosition& x, ParcelState& state) {
+  const detail::Cartesian a = detail::to_cartesian(state.position), b = detail::to_cartesian(x);
+  const double dx = b.x - a.x, dy = b.y - a.y, dz_chord = b.z - a.z;
+  state.path_horizontal += earth_radius * std::sqrt(dx * dx + dy * dy + dz_chord * dz_chord);
+  state.path_vertical +=
+      std::fabs(log_pressure_height(x.pressure) - log_pressure_height(state.position.pressure));
+}
+
+// For a regional grid only (see grid_reaches_poles).
+FOEHN_HD void check_latitude_range(const MetGridView& grid, const ParcelPosition& x,
+                                   ParcelState& state, DomainEvents& events) {
+  const double lat_last = grid.first_latitude + (grid.nlat - 1) * grid.latitude_spacing;
+  if (x.latitude < grid.first_latitude || x.latitude > lat_last) {
+    state.status = ParcelStatus::left_domain;
+    ++events.left_domain;
+  }
+}
+
 }  // namespace detail
 
 // One physics step of length dt for parcel `parcel_id` at global step index `step_index`.
@@ -158,80 +236,34 @@ FOEHN_HD void transport_step(const MetGridView& grid, const TransportPhysics& ph
   const double first = grid.pressure_levels[0], last = grid.pressure_levels[grid.nlev - 1];
   const double p_low = first < last ? first : last, p_high = first < last ? last : first;
   bool clamped = false;  // counted once per step however often
-  if (x.pressure < p_low || x.pressure > p_high || !(x.pressure == x.pressure)) {
-    x.pressure = x.pressure < p_low ? p_low : p_high;
-    clamped = true;
-  }
-  double east = 0.0, north = 0.0, dp_subgrid = 0.0, dz = 0.0;
+  detail::clamp_to_met_levels(x, p_low, p_high, clamped);
+  detail::StochasticDisplacement d;
 
-  if (physics.subgrid_wind) {
-    const InterpolationStencil s = make_stencil(grid, x.longitude, x.latitude, x.pressure, t_end);
-    const WindSample sigma = detail::stencil_spread(grid, s);
-    const double r = detail::clamp01(1.0 - 2.0 * std::fabs(dt) / (grid.t1 - grid.t0));
-    const double kick = std::sqrt(1.0 - r * r);
-    const NumberPair xi_h = parcel_normals(parcel_id, step_index, 0, physics.seed);
-    const NumberPair xi_v = parcel_normals(parcel_id, step_index, 1, physics.seed);
-    state.subgrid_u =
-        r * state.subgrid_u + kick * physics.subgrid_horizontal_factor * sigma.u * xi_h.first;
-    state.subgrid_v =
-        r * state.subgrid_v + kick * physics.subgrid_horizontal_factor * sigma.v * xi_h.second;
-    state.subgrid_omega =
-        r * state.subgrid_omega + kick * physics.subgrid_vertical_factor * sigma.omega * xi_v.first;
-    east += state.subgrid_u * dt;
-    north += state.subgrid_v * dt;
-    dp_subgrid = state.subgrid_omega * dt;
-  }
+  if (physics.subgrid_wind)
+    detail::add_subgrid_wind(grid, physics, parcel_id, step_index, dt, x, t_end, state, d);
 
   const bool needs_weight = physics.diffusion || physics.decays();
   const double w = needs_weight ? tropospheric_weight(physics, x.pressure) : 0.0;
-  if (physics.diffusion) {
-    const double d_h = w * physics.horizontal_diffusivity_troposphere +
-                       (1.0 - w) * physics.horizontal_diffusivity_stratosphere;
-    const double d_z = w * physics.vertical_diffusivity_troposphere +
-                       (1.0 - w) * physics.vertical_diffusivity_stratosphere;
-    const NumberPair xi_h = parcel_normals(parcel_id, step_index, 2, physics.seed);
-    const NumberPair xi_v = parcel_normals(parcel_id, step_index, 3, physics.seed);
-    const double sigma_h = std::sqrt(2.0 * d_h * std::fabs(dt));
-    east += sigma_h * xi_h.first;
-    north += sigma_h * xi_h.second;
-    dz = std::sqrt(2.0 * d_z * std::fabs(dt)) * xi_v.first;
-  }
+  if (physics.diffusion) detail::add_turbulent_diffusion(physics, parcel_id, step_index, dt, w, d);
   if (physics.subgrid_wind || physics.diffusion) {
-    x = detail::displace_horizontally(x, east, north);
-    x.pressure = (x.pressure + dp_subgrid) * std::exp(-dz / scale_height);
+    x = detail::displace_horizontally(x, d.east, d.north);
+    x.pressure = (x.pressure + d.dp_subgrid) * std::exp(-d.dz / scale_height);
   }
 
   // Vertical domain after diffusion and subgrid winds: clamp into the met levels again.
-  if (x.pressure < p_low || x.pressure > p_high || !(x.pressure == x.pressure)) {
-    x.pressure = x.pressure < p_low ? p_low : p_high;
-    clamped = true;
-  }
+  detail::clamp_to_met_levels(x, p_low, p_high, clamped);
   if (clamped) ++events.vertical_clamps;
 
   if (physics.decays()) {
-    const double rate =
-        (physics.decay_time_troposphere > 0.0 ? w / physics.decay_time_troposphere : 0.0) +
-        (physics.decay_time_stratosphere > 0.0 ? (1.0 - w) / physics.decay_time_stratosphere : 0.0);
+    const double rate = detail::decay_rate(physics, w);
     state.decay_factor *= std::exp(-std::fabs(dt) * rate);
   }
 
-  if (physics.track_path_length) {
-    const detail::Cartesian a = detail::to_cartesian(state.position), b = detail::to_cartesian(x);
-    const double dx = b.x - a.x, dy = b.y - a.y, dz_chord = b.z - a.z;
-    state.path_horizontal += earth_radius * std::sqrt(dx * dx + dy * dy + dz_chord * dz_chord);
-    state.path_vertical +=
-        std::fabs(log_pressure_height(x.pressure) - log_pressure_height(state.position.pressure));
-  }
+  if (physics.track_path_length) detail::add_path_length(x, state);
   state.position = x;
   state.time = t_end;
   // Horizontal domain: only a regional grid has edges a parcel can leave.
-  if (!detail::grid_reaches_poles(grid)) {
-    const double lat_last = grid.first_latitude + (grid.nlat - 1) * grid.latitude_spacing;
-    if (x.latitude < grid.first_latitude || x.latitude > lat_last) {
-      state.status = ParcelStatus::left_domain;
-      ++events.left_domain;
-    }
-  }
+  if (!detail::grid_reaches_poles(grid)) detail::check_latitude_range(grid, x, state, events);
 }
 
 // A parcel's state at the start of a call.

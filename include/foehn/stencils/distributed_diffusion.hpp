@@ -126,7 +126,11 @@ class DistributedHorizontalDiffusion {
                           const StencilBox (&receive)[2]);
   void read_box(const StencilBox& box, std::span<T> values);
   void write_box(const StencilBox& box, std::span<const T> values);
+  void allocate_block_storage(const CudaHorizontalDiffusionSettings& cuda);
   void set_up_gpu_halo_routes(bool gpu_to_gpu);
+  void choose_halo_routes(bool gpu_to_gpu, int (&neighbour)[2][2]);
+  template <typename Step>
+  bool agree_or_fall_back_to_host(Step&& step);
 
   MPI_Comm cart_ = MPI_COMM_NULL;
   StencilBlock block_;

@@ -332,15 +332,48 @@ class KppReader {
     return true;
   }
 
-  void rate(const std::string& expression, Reaction& reaction, const std::string& where) const {
-    const std::string text = without_spaces(expression);
-    auto unsupported = [&](const char* why) {
-      fail(ErrorCategory::invalid_input, where, ": rate expression '", expression, "' ", why,
+  // One rate expression, mapped onto a reaction type and its parameters; every error names the
+  // expression and lists the forms Foehn reads.
+  class RateReader {
+   public:
+    RateReader(const std::string& expression, Reaction& reaction, const std::string& where)
+        : expression_(expression),
+          where_(where),
+          reaction_(reaction),
+          text_(without_spaces(expression)),
+          call_(text_) {}
+
+    void read() {
+      split_constant_factor();
+      double constant = 0.0;
+      if (parse_number(text_, constant)) {
+        if (!std::isfinite(constant) || constant < 0.0)
+          unsupported("is not a finite, non-negative constant");
+        arrhenius(constant, 0.0, 0.0);
+        return;
+      }
+      std::string name;
+      std::vector<std::string> args;
+      if (!split_call(call_, name, args)) unsupported("is not a form Foehn reads");
+      if (name == "EXP" && has_factor_) {
+        exp_over_temperature(args);
+        return;
+      }
+      if (has_factor_ && name != "J" && name != "PHOTOL")
+        unsupported("multiplies a thermal rate law by a constant");
+      rate_law(name, args);
+      check_parameters();
+    }
+
+   private:
+    [[noreturn]] void unsupported(const char* why) const {
+      fail(ErrorCategory::invalid_input, where_, ": rate expression '", expression_, "' ", why,
            " (Foehn reads: a constant, A*EXP(C/TEMP), ARR, GCARR, GCARR_ab, GCARR_ac, GCARR_abc, "
            "GCJPLPR_aba, GCJPLPR_abab, k_3rd, TROE, J(name), PHOTOL(n), optionally times a "
            "constant; see docs/chemistry.md)");
-    };
-    auto numbers = [&](const std::vector<std::string>& args, std::size_t count) {
+    }
+
+    std::vector<double> numbers(const std::vector<std::string>& args, std::size_t count) const {
       std::vector<double> values(count);
       if (args.size() < count) unsupported("has too few arguments");
       for (std::size_t a = 0; a < count; ++a) {
@@ -348,122 +381,134 @@ class KppReader {
           unsupported("has an argument that is not a number");
       }
       return values;
-    };
-    auto expect_names = [&](const std::vector<std::string>& args, std::size_t first,
-                            std::initializer_list<const char*> names) {
+    }
+
+    void expect_names(const std::vector<std::string>& args, std::size_t first,
+                      std::initializer_list<const char*> names) const {
       if (args.size() != first + names.size()) unsupported("has the wrong number of arguments");
       std::size_t a = first;
       for (const char* n : names) {
         if (upper(args[a++]) != n)
           unsupported("passes something other than TEMP and the air density");
       }
-    };
-    auto arrhenius = [&](double a, double b, double c) {
-      reaction.type = ReactionType::arrhenius;
-      reaction.parameters = {a, b, c, 300.0, 0.0, 0.0, 0.0, 0.0};
-    };
-    auto troe = [&](double k0, double k0_b, double kinf, double kinf_b, double fc) {
-      reaction.type = ReactionType::troe;
-      reaction.parameters = {k0, k0_b, 0.0, kinf, kinf_b, 0.0, fc, 1.0};
-    };
+    }
+
+    void arrhenius(double a, double b, double c) {
+      reaction_.type = ReactionType::arrhenius;
+      reaction_.parameters = {a, b, c, 300.0, 0.0, 0.0, 0.0, 0.0};
+    }
+
+    void troe(double k0, double k0_b, double kinf, double kinf_b, double fc) {
+      reaction_.type = ReactionType::troe;
+      reaction_.parameters = {k0, k0_b, 0.0, kinf, kinf_b, 0.0, fc, 1.0};
+    }
 
     // An optional constant factor in front of (or behind) a call: 0.5*J(x).
-    std::string call = text;
-    double factor = 1.0;
-    bool has_factor = false;
-    const std::size_t star = text.find('*');
-    if (star != std::string::npos && text.find('(') != std::string::npos) {
-      double value = 0.0;
-      if (parse_number(text.substr(0, star), value) && text.find('(') > star) {
-        factor = value;
-        call = text.substr(star + 1);
-        has_factor = true;
-      } else if (text.back() != ')' && parse_number(text.substr(text.rfind('*') + 1), value)) {
-        factor = value;
-        call = text.substr(0, text.rfind('*'));
-        has_factor = true;
+    void split_constant_factor() {
+      const std::size_t star = text_.find('*');
+      if (star != std::string::npos && text_.find('(') != std::string::npos) {
+        double value = 0.0;
+        if (parse_number(text_.substr(0, star), value) && text_.find('(') > star) {
+          factor_ = value;
+          call_ = text_.substr(star + 1);
+          has_factor_ = true;
+        } else if (text_.back() != ')' && parse_number(text_.substr(text_.rfind('*') + 1), value)) {
+          factor_ = value;
+          call_ = text_.substr(0, text_.rfind('*'));
+          has_factor_ = true;
+        }
       }
     }
-    double constant = 0.0;
-    if (parse_number(text, constant)) {
-      if (!std::isfinite(constant) || constant < 0.0)
-        unsupported("is not a finite, non-negative constant");
-      arrhenius(constant, 0.0, 0.0);
-      return;
-    }
-    std::string name;
-    std::vector<std::string> args;
-    if (!split_call(call, name, args)) unsupported("is not a form Foehn reads");
-    if (name == "EXP" && has_factor) {
-      // A*EXP(C/TEMP) or A*EXP(-C/TEMP)
+
+    // A*EXP(C/TEMP) or A*EXP(-C/TEMP)
+    void exp_over_temperature(const std::vector<std::string>& args) {
       const std::string arg = args.size() == 1 ? args[0] : std::string();
       const std::size_t slash = arg.find('/');
       double c = 0.0;
       if (slash == std::string::npos || upper(arg.substr(slash + 1)) != "TEMP" ||
           !parse_number(arg.substr(0, slash), c))
         unsupported("has an EXP(...) that is not EXP(C/TEMP)");
-      arrhenius(factor, 0.0, c);
-      return;
+      arrhenius(factor_, 0.0, c);
     }
-    if (has_factor && name != "J" && name != "PHOTOL")
-      unsupported("multiplies a thermal rate law by a constant");
-    if (name == "ARR") {  // KPP: A0 exp(-B0/T) (T/300)^C0
-      const auto v = numbers(args, 3);
-      if (args.size() != 3) unsupported("has the wrong number of arguments");
-      arrhenius(v[0], v[2], negated(v[1]));
-    } else if (name == "ARR2") {
-      unsupported(
-          "uses ARR2, whose sign of B0 differs between KPP's library and WRF-Chem's; "
-          "write ARR or GCARR_ac");
-    } else if (name == "GCARR" || name == "GCARR_ABC") {  // A0 exp(C0/T) (300/T)^B0
-      const auto v = numbers(args, 3);
-      if (args.size() != 3) unsupported("has the wrong number of arguments");
-      arrhenius(v[0], negated(v[1]), v[2]);
-    } else if (name == "GCARR_AB") {
-      const auto v = numbers(args, 2);
-      if (args.size() != 2) unsupported("has the wrong number of arguments");
-      arrhenius(v[0], negated(v[1]), 0.0);
-    } else if (name == "GCARR_AC") {
-      const auto v = numbers(args, 2);
-      if (args.size() != 2) unsupported("has the wrong number of arguments");
-      arrhenius(v[0], 0.0, v[1]);
-    } else if (name == "GCJPLPR_ABAB") {  // k0 = a1 (300/T)^b1 M, kinf = a2 (300/T)^b2, Fc = fv
-      const auto v = numbers(args, 5);
-      if (args.size() != 5) unsupported("has the wrong number of arguments");
-      troe(v[0], negated(v[1]), v[2], negated(v[3]), v[4]);
-    } else if (name == "GCJPLPR_ABA") {
-      const auto v = numbers(args, 4);
-      if (args.size() != 4) unsupported("has the wrong number of arguments");
-      troe(v[0], negated(v[1]), v[2], 0.0, v[3]);
-    } else if (name == "K_3RD") {  // MECCA: k_3rd(temp, cair, k0_300K, n, kinf_300K, m, fc)
-      if (args.size() != 7 || upper(args[0]) != "TEMP" || upper(args[1]) != "CAIR")
-        unsupported("is not k_3rd(temp, cair, k0_300K, n, kinf_300K, m, fc)");
-      const std::vector<std::string> tail(args.begin() + 2, args.end());
-      const auto v = numbers(tail, 5);
-      troe(v[0], negated(v[1]), v[2], negated(v[3]), v[4]);
-    } else if (name == "TROE") {  // WRF-Chem: TROE(k0_300K, n, kinf_300K, m, TEMP, C_M), Fc 0.6
-      const auto v = numbers(args, 4);
-      expect_names(args, 4, {"TEMP", "C_M"});
-      troe(v[0], negated(v[1]), v[2], negated(v[3]), 0.6);
-    } else if (name == "J" || name == "PHOTOL") {
+
+    void rate_law(const std::string& name, const std::vector<std::string>& args) {
+      if (name == "ARR") {  // KPP: A0 exp(-B0/T) (T/300)^C0
+        const auto v = numbers(args, 3);
+        if (args.size() != 3) unsupported("has the wrong number of arguments");
+        arrhenius(v[0], v[2], negated(v[1]));
+      } else if (name == "ARR2") {
+        unsupported(
+            "uses ARR2, whose sign of B0 differs between KPP's library and WRF-Chem's; "
+            "write ARR or GCARR_ac");
+      } else if (name == "GCARR" || name == "GCARR_ABC") {  // A0 exp(C0/T) (300/T)^B0
+        const auto v = numbers(args, 3);
+        if (args.size() != 3) unsupported("has the wrong number of arguments");
+        arrhenius(v[0], negated(v[1]), v[2]);
+      } else if (name == "GCARR_AB") {
+        const auto v = numbers(args, 2);
+        if (args.size() != 2) unsupported("has the wrong number of arguments");
+        arrhenius(v[0], negated(v[1]), 0.0);
+      } else if (name == "GCARR_AC") {
+        const auto v = numbers(args, 2);
+        if (args.size() != 2) unsupported("has the wrong number of arguments");
+        arrhenius(v[0], 0.0, v[1]);
+      } else if (name == "GCJPLPR_ABAB") {  // k0 = a1 (300/T)^b1 M, kinf = a2 (300/T)^b2, Fc = fv
+        const auto v = numbers(args, 5);
+        if (args.size() != 5) unsupported("has the wrong number of arguments");
+        troe(v[0], negated(v[1]), v[2], negated(v[3]), v[4]);
+      } else if (name == "GCJPLPR_ABA") {
+        const auto v = numbers(args, 4);
+        if (args.size() != 4) unsupported("has the wrong number of arguments");
+        troe(v[0], negated(v[1]), v[2], 0.0, v[3]);
+      } else if (name == "K_3RD") {  // MECCA: k_3rd(temp, cair, k0_300K, n, kinf_300K, m, fc)
+        if (args.size() != 7 || upper(args[0]) != "TEMP" || upper(args[1]) != "CAIR")
+          unsupported("is not k_3rd(temp, cair, k0_300K, n, kinf_300K, m, fc)");
+        const std::vector<std::string> tail(args.begin() + 2, args.end());
+        const auto v = numbers(tail, 5);
+        troe(v[0], negated(v[1]), v[2], negated(v[3]), v[4]);
+      } else if (name == "TROE") {  // WRF-Chem: TROE(k0_300K, n, kinf_300K, m, TEMP, C_M), Fc 0.6
+        const auto v = numbers(args, 4);
+        expect_names(args, 4, {"TEMP", "C_M"});
+        troe(v[0], negated(v[1]), v[2], negated(v[3]), 0.6);
+      } else if (name == "J" || name == "PHOTOL") {
+        photolysis(name, args);
+      } else {
+        unsupported("calls a rate law Foehn does not know");
+      }
+    }
+
+    void photolysis(const std::string& name, const std::vector<std::string>& args) {
       if (args.size() != 1 || args[0].empty() || !formats::is_json_text(args[0]))
         unsupported("does not name one photolysis rate");
-      if (!(factor >= 0.0) || !std::isfinite(factor))
+      if (!(factor_ >= 0.0) || !std::isfinite(factor_))
         unsupported("scales a photolysis rate by a negative number");
-      reaction.type = ReactionType::photolysis;
-      reaction.scaling_factor = factor;
+      reaction_.type = ReactionType::photolysis;
+      reaction_.scaling_factor = factor_;
       // The per-cell rate's name: J(x) -> x; PHOTOL(n) stays as written.
-      reaction.name = name == "J" ? args[0] : "PHOTOL(" + args[0] + ")";
-    } else {
-      unsupported("calls a rate law Foehn does not know");
+      reaction_.name = name == "J" ? args[0] : "PHOTOL(" + args[0] + ")";
     }
-    for (double p : reaction.parameters) {
-      if (!std::isfinite(p)) unsupported("has a parameter that is not finite");
+
+    void check_parameters() const {
+      for (double p : reaction_.parameters) {
+        if (!std::isfinite(p)) unsupported("has a parameter that is not finite");
+      }
+      if (reaction_.parameters[0] < 0.0) unsupported("has a negative pre-exponential factor");
+      if (reaction_.type == ReactionType::troe &&
+          !(reaction_.parameters[3] > 0.0 && reaction_.parameters[6] >= 0.0))
+        unsupported("has a high-pressure limit or Fc that is not positive");
     }
-    if (reaction.parameters[0] < 0.0) unsupported("has a negative pre-exponential factor");
-    if (reaction.type == ReactionType::troe &&
-        !(reaction.parameters[3] > 0.0 && reaction.parameters[6] >= 0.0))
-      unsupported("has a high-pressure limit or Fc that is not positive");
+
+    const std::string& expression_;
+    const std::string& where_;
+    Reaction& reaction_;
+    const std::string text_;
+    std::string call_;
+    double factor_ = 1.0;
+    bool has_factor_ = false;
+  };
+
+  void rate(const std::string& expression, Reaction& reaction, const std::string& where) const {
+    RateReader(expression, reaction, where).read();
   }
 
   Mechanism mechanism_;

@@ -182,6 +182,83 @@ __global__ void staged_rhs_addto(const std::int32_t* __restrict__ tets, std::int
                 vectors[e * (4 * R) + i * R + r]);
 }
 
+// What every stage's launch needs.
+struct StagedLaunch {
+  const Stream& stream;
+  cudaStream_t s;
+  std::int64_t e_count;
+  unsigned grid;
+  int block;
+};
+
+// Optional stage timing: events between the stages (the published breakdown).
+class StagedPipelineMarks {
+ public:
+  StagedPipelineMarks(StagedPipelineTimes* profile, const Stream& stream)
+      : profile_(profile),
+        stream_(stream),
+        marks_(profile ? std::make_unique<Event[]>(7) : nullptr) {}
+
+  void stage_done() {
+    if (profile_) marks_[mark_++].record(stream_);
+  }
+
+  void add_to_profile() {
+    if (profile_) {
+      marks_[mark_ - 1].synchronize();
+      profile_->gather_ms += elapsed_ms(marks_[0], marks_[1]);
+      profile_->transform_ms += elapsed_ms(marks_[1], marks_[2]);
+      profile_->coefficient_ms += elapsed_ms(marks_[2], marks_[3]);
+      profile_->element_ms += elapsed_ms(marks_[3], marks_[4]);
+      profile_->scatter_ms += elapsed_ms(marks_[4], marks_[5]);
+      profile_->rhs_ms += elapsed_ms(marks_[5], marks_[6]);
+      ++profile_->calls;
+    }
+  }
+
+ private:
+  StagedPipelineTimes* profile_;
+  const Stream& stream_;
+  std::unique_ptr<Event[]> marks_;
+  int mark_ = 0;
+};
+
+// The operator with its fields pointing at the element-local copies, which `gathered` owns.
+// quad_source: the copy of the field the operator takes at the quadrature points (stage 3).
+template <class Op>
+Op launch_staged_field_gathers(CudaAssembler::Impl& impl, const Op& op, const StagedLaunch& launch,
+                               std::vector<DeviceArray<double>>& gathered,
+                               const double*& quad_source) {
+  // The field the operator takes at the quadrature points, if any (stage 3).
+  const double* quad_field = nullptr;
+  if constexpr (HasQuadratureCoefficient<Op>) quad_field = op.quadrature_coefficient_field().data;
+  return with_fields_replaced(op, [&](const FieldRef& field, int components, const char*) {
+    gathered.emplace_back(launch.e_count * 4 * components, launch.stream);
+    staged_gather_field<<<launch.grid, launch.block, 0, launch.s>>>(
+        field.data, components, impl.tets.data(), launch.e_count, gathered.back().data());
+    FOEHN_CUDA_CHECK_LAUNCH("staged gather field");
+    if (field.data == quad_field) quad_source = gathered.back().data();
+    return FieldRef{gathered.back().data(), launch.e_count * 4 * components};
+  });
+}
+
+// Empty when the operator takes no coefficient at the quadrature points.
+template <class Op>
+DeviceArray<double> launch_staged_coefficient_at_quadrature(const StagedLaunch& launch,
+                                                            const double* quad_source) {
+  DeviceArray<double> at_quad;
+  if constexpr (HasQuadratureCoefficient<Op>) {
+    if (quad_source) {
+      constexpr int components = Op::quadrature_coefficient_components;
+      at_quad = DeviceArray<double>(launch.e_count * kNgi * components, launch.stream);
+      staged_coefficient_at_quadrature<components>
+          <<<launch.grid, launch.block, 0, launch.s>>>(quad_source, launch.e_count, at_quad.data());
+      FOEHN_CUDA_CHECK_LAUNCH("staged coefficient at quadrature");
+    }
+  }
+  return at_quad;
+}
+
 }  // namespace strategy_detail
 
 template <class Op>
@@ -193,14 +270,9 @@ void assemble_staged(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemb
   const std::int64_t e_count = impl.tet_count;
   const unsigned grid = impl.grid_for(e_count);
   const int block = impl.options.block_size;
-  // Optional stage timing: events between the stages (the published breakdown).
-  StagedPipelineTimes* profile = impl.options.staged_profile;
-  std::unique_ptr<Event[]> marks = profile ? std::make_unique<Event[]>(7) : nullptr;
-  int mark = 0;
-  auto stage_done = [&] {
-    if (profile) marks[mark++].record(stream);
-  };
-  stage_done();
+  const StagedLaunch launch{stream, s, e_count, grid, block};
+  StagedPipelineMarks marks(impl.options.staged_profile, stream);
+  marks.stage_done();
 
   // 1. gathers
   DeviceArray<double> x_local(e_count * 12, stream);
@@ -209,39 +281,18 @@ void assemble_staged(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemb
   FOEHN_CUDA_CHECK_LAUNCH("staged gather coordinates");
   std::vector<DeviceArray<double>> gathered;
   gathered.reserve(4);
-  // The field the operator takes at the quadrature points, if any (stage 3).
-  const double* quad_field = nullptr;
-  if constexpr (HasQuadratureCoefficient<Op>) quad_field = op.quadrature_coefficient_field().data;
   const double* quad_source = nullptr;
-  // The operator with its fields pointing at the element-local copies.
-  const Op local_op =
-      with_fields_replaced(op, [&](const FieldRef& field, int components, const char*) {
-        gathered.emplace_back(e_count * 4 * components, stream);
-        staged_gather_field<<<grid, block, 0, s>>>(field.data, components, impl.tets.data(),
-                                                   e_count, gathered.back().data());
-        FOEHN_CUDA_CHECK_LAUNCH("staged gather field");
-        if (field.data == quad_field) quad_source = gathered.back().data();
-        return FieldRef{gathered.back().data(), e_count * 4 * components};
-      });
-  stage_done();
+  const Op local_op = launch_staged_field_gathers(impl, op, launch, gathered, quad_source);
+  marks.stage_done();
   // 2. transform_to_physical at every quadrature point
   DeviceArray<double> dshape(e_count * kNgi * 12, stream), detwei(e_count * kNgi, stream);
   staged_transform_to_physical<<<grid, block, 0, s>>>(x_local.data(), e_count, dshape.data(),
                                                       detwei.data());
   FOEHN_CUDA_CHECK_LAUNCH("staged transform_to_physical");
-  stage_done();
+  marks.stage_done();
   // 3. the operator's coefficient at the quadrature points (diffusion tensor, advecting velocity)
-  DeviceArray<double> at_quad;
-  if constexpr (HasQuadratureCoefficient<Op>) {
-    if (quad_source) {
-      constexpr int components = Op::quadrature_coefficient_components;
-      at_quad = DeviceArray<double>(e_count * kNgi * components, stream);
-      staged_coefficient_at_quadrature<components>
-          <<<grid, block, 0, s>>>(quad_source, e_count, at_quad.data());
-      FOEHN_CUDA_CHECK_LAUNCH("staged coefficient at quadrature");
-    }
-  }
-  stage_done();
+  DeviceArray<double> at_quad = launch_staged_coefficient_at_quadrature<Op>(launch, quad_source);
+  marks.stage_done();
   // 4. element matrices and vectors to global memory
   DeviceArray<double> matrices(e_count * 16 * R * C, stream);
   const bool with_rhs = target.rhs != nullptr;
@@ -251,30 +302,21 @@ void assemble_staged(CudaAssembler::Impl& impl, const Op& op, const DeviceAssemb
   staged_element_matrices<Op><<<grid, block, 0, s>>>(local_op, arrays, e_count, matrices.data(),
                                                      with_rhs ? vectors.data() : nullptr);
   FOEHN_CUDA_CHECK_LAUNCH("staged element matrices");
-  stage_done();
+  marks.stage_done();
   // 5. scatter by binary search + atomicAdd; 6. the RHS
   zero_target(impl, target);
   staged_assemble_csr_matrix<R, C>
       <<<grid, block, 0, s>>>(impl.tets.data(), e_count, impl.row_offsets.data(),
                               impl.column_indices.data(), matrices.data(), target.values);
   FOEHN_CUDA_CHECK_LAUNCH("staged assemble_csr_matrix");
-  stage_done();
+  marks.stage_done();
   if (with_rhs) {
     staged_rhs_addto<R>
         <<<grid, block, 0, s>>>(impl.tets.data(), e_count, vectors.data(), target.rhs);
     FOEHN_CUDA_CHECK_LAUNCH("staged rhs_addto");
   }
-  stage_done();
-  if (profile) {
-    marks[mark - 1].synchronize();
-    profile->gather_ms += elapsed_ms(marks[0], marks[1]);
-    profile->transform_ms += elapsed_ms(marks[1], marks[2]);
-    profile->coefficient_ms += elapsed_ms(marks[2], marks[3]);
-    profile->element_ms += elapsed_ms(marks[3], marks[4]);
-    profile->scatter_ms += elapsed_ms(marks[4], marks[5]);
-    profile->rhs_ms += elapsed_ms(marks[5], marks[6]);
-    ++profile->calls;
-  }
+  marks.stage_done();
+  marks.add_to_profile();
 }
 
 }  // namespace foehn::fe
