@@ -1,4 +1,4 @@
-# The Fortran module (fortran/foehn.F90) and the Fortran example need a Fortran compiler
+# The Fortran module (fortran/) and the Fortran example need a Fortran compiler
 # (Debian's gfortran); without one they are left out (FOEHN_FORTRAN=AUTO) or the configuration
 # fails (ON).
 include(CheckLanguage)

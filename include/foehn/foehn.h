@@ -1,4 +1,4 @@
-/* Foehn's C ABI: FE assembly on the CPU or the GPU for programs in C, Fortran (foehn.F90 binds
+/* Foehn's C ABI: FE assembly on the CPU or the GPU for programs in C, Fortran (foehn_base.F90 binds
  * this header) or any language with a C FFI. Opaque handles for meshes, operators, assemblers
  * and matrices; every call returns a foehn_status and never lets an exception or a signal out;
  * after a failure foehn_last_error() says what went wrong (which input, which size), on the
@@ -51,8 +51,8 @@ const char* foehn_last_error(void);
 /* The same copied into buffer (NUL-terminated, truncated to size - 1 characters); returns the
  * full length. For languages that cannot hold a C pointer. */
 size_t foehn_copy_last_error(char* buffer, size_t size);
-/* For language bindings that check arguments themselves (foehn.F90's array shapes): makes
- * `message` the last error of this thread and returns `status`. */
+/* For language bindings that check arguments themselves (the Fortran module's array shapes):
+ * makes `message` the last error of this thread and returns `status`. */
 foehn_status foehn_report_error(foehn_status status, const char* message);
 /* Foehn's version ("0.1.0") and whether this build has the CUDA backend. */
 const char* foehn_version(void);

@@ -190,6 +190,8 @@ if(STEP STREQUAL "pkg_config")
     return()
   endif()
   consumer_require_file("installed Fortran module" "${PREFIX}/include/foehn/fortran/foehn.mod")
+  consumer_require_file("installed Fortran module (the part foehn.mod re-exports)"
+                        "${PREFIX}/include/foehn/fortran/foehn_base.mod")
   consumer_run("pkg-config --cflags --libs foehn-fortran"
                COMMAND "${PKG_CONFIG_EXECUTABLE}" --cflags --libs foehn-fortran
                OUTPUT_VARIABLE fortran_flags)

@@ -1,4 +1,4 @@
-! foehn.F90's own checks of array shapes (C sees only addresses and counts): a transposed
+! The module foehn's own checks of array shapes (C sees only addresses and counts): a transposed
 ! coordinates array, a connectivity with 3 rows, node_ids of the wrong length, a transposed
 ! vector field and a short numbers array are refused with FOEHN_ERROR_INVALID_INPUT and a message
 ! saying what is wrong; on several ranks a shape problem of rank 1 is every rank's error (no rank
