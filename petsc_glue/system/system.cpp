@@ -67,7 +67,9 @@ void System::constrain_rhs(Vec b, Vec g) const {
 SolveResult System::solve(Vec b, Vec x) {
   LinearSolver& ksp = solver();
   ksp.set_operator(matrix_->mat());
+  const CudaCallCounts calls_before = cuda_call_counts();
   const SolveResult result = ksp.solve(b, x);
+  times_.cuda_calls += cuda_call_counts() - calls_before;
   times_.setup += result.setup_seconds;
   times_.solve += result.solve_seconds;
   times_.iterations += result.iterations;

@@ -3,8 +3,10 @@
 // foehn::Error (unavailable) saying what was asked. Discovery reports "no device" instead,
 // and NVTX ranges do nothing, so that code choosing a backend or instrumenting itself runs.
 
+#include <string>
 #include <string_view>
 
+#include "foehn/runtime/cuda_call_counts.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/host_registration.hpp"
@@ -15,6 +17,17 @@
 #include "foehn/runtime/stream.hpp"
 
 namespace foehn {
+
+bool start_counting_cuda_calls(std::string& why_not) {
+  why_not = "Foehn was built without CUDA";
+  return false;
+}
+bool counting_cuda_calls() noexcept {
+  return false;
+}
+CudaCallCounts cuda_call_counts() noexcept {
+  return {};
+}
 
 int cuda_device_count() noexcept {
   return 0;

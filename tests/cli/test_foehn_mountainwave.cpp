@@ -91,6 +91,39 @@ TEST_F(MountainWaveTool, RunJsonReportsEverySystemWithItsOwnCounts) {
   EXPECT_NE(r.output.find("| projection |"), std::string::npos) << r.output;
 }
 
+// -count_cuda_calls adds CUDA call counts per step, for the step and for every system: null
+// where counting is unavailable, else counts where the systems' share is at most the step's
+// (other work of the step launches too), and none at all on the CPU backend.
+TEST_F(MountainWaveTool, CountCudaCallsReportsTheStepAndEverySystem) {
+  const RunResult r = run("-mesh_cells 3,3,2 -end_time 60 -timing_warmup 1 -count_cuda_calls");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(folder_.path() / "out" / "run.json");
+  const nlohmann::json record = nlohmann::json::parse(in);
+  const nlohmann::json& timed = record["timed_steps"];
+  ASSERT_TRUE(timed.contains("cuda_calls_per_step")) << timed.dump(1);
+  const nlohmann::json& step = timed["cuda_calls_per_step"];
+  if (step.is_null()) {
+    EXPECT_NE(r.output.find("-count_cuda_calls on rank 0: "), std::string::npos) << r.output;
+    for (const nlohmann::json& system : timed["systems"])
+      EXPECT_TRUE(system["cuda_calls_per_step"].is_null());
+    return;
+  }
+  double system_kernels = 0, system_syncs = 0;
+  for (const nlohmann::json& system : timed["systems"]) {
+    system_kernels += system["cuda_calls_per_step"]["kernel_launches"].get<double>();
+    system_syncs += system["cuda_calls_per_step"]["host_synchronizations"].get<double>();
+  }
+  EXPECT_LE(system_kernels, step["kernel_launches"].get<double>());
+  EXPECT_LE(system_syncs, step["host_synchronizations"].get<double>());
+  if (record["backend"] == "cpu") {
+    EXPECT_EQ(step["kernel_launches"].get<double>(), 0.0);
+    EXPECT_EQ(step["host_synchronizations"].get<double>(), 0.0);
+  } else {
+    EXPECT_GT(system_kernels, 0.0);
+  }
+  EXPECT_NE(r.output.find("| Kernels | Host syncs |"), std::string::npos) << r.output;
+}
+
 TEST_F(MountainWaveTool, MeshSizesAreCheckedNotIgnoredOrFilledIn) {
   expect_bad_input(run("-mesh_tets -5"), "-mesh_tets '-5': out of range");
   expect_bad_input(run("-mesh_cells 4,4"), "-mesh_cells '4,4': expected 3 comma-separated");

@@ -28,6 +28,7 @@
 #include "foehn/petsc/node_numbering.hpp"
 #include "foehn/petsc/system_assembler.hpp"
 #include "foehn/petsc/vector_handoff.hpp"
+#include "foehn/runtime/cuda_call_counts.hpp"
 
 namespace foehn::petsc {
 
@@ -50,6 +51,9 @@ struct SystemTimes {
   double setup = 0;     // preconditioner set-up inside solves
   double solve = 0;     // Krylov iterations
   std::int64_t assemblies = 0, solves = 0, iterations = 0;
+  // The CUDA calls of its assemblies and solves, by every library (cuda_call_counts.hpp); zero
+  // unless counting was started.
+  CudaCallCounts cuda_calls;
 };
 
 class System {
@@ -114,6 +118,7 @@ template <class Op>
 void System::assemble(const Op& op, const double* lumped, const SystemAssembler::Edit& edit,
                       PetscMatrix* same_values) {
   const AssemblyTimes before = assembler_.times();
+  const CudaCallCounts calls_before = cuda_call_counts();
   assembler_.assemble(
       op, *matrix_, rhs_.get(),
       [&](double* values, double* rhs) {
@@ -124,6 +129,7 @@ void System::assemble(const Op& op, const double* lumped, const SystemAssembler:
       same_values);
   times_.assembly += assembler_.times().assembly - before.assembly;
   times_.handoff += assembler_.times().handoff - before.handoff;
+  times_.cuda_calls += cuda_call_counts() - calls_before;
   ++times_.assemblies;
 }
 

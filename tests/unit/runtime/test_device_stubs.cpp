@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "foehn/config.hpp"
+#include "foehn/runtime/cuda_call_counts.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/error.hpp"
@@ -98,6 +99,43 @@ TEST(Nvtx, RangesWorkEverywhere) {
     nvtx_mark("a mark");
   }
   SUCCEED();
+}
+
+}  // namespace
+}  // namespace foehn
+
+namespace foehn {
+namespace {
+
+// Without CUDA nothing can be counted; with CUDA but no device, CUPTI may load, and the
+// counts stay zero as long as nothing is launched.
+TEST_F(WithoutGpu, CudaCallCountsSayWhyNotOrStayZero) {
+  std::string why_not;
+  const bool counting = start_counting_cuda_calls(why_not);
+#if !FOEHN_HAVE_CUDA
+  EXPECT_FALSE(counting);
+  EXPECT_EQ(why_not, "Foehn was built without CUDA");
+  EXPECT_FALSE(counting_cuda_calls());
+#else
+  EXPECT_EQ(counting, why_not.empty()) << why_not;
+#endif
+  EXPECT_EQ(cuda_call_counts().kernel_launches, 0);
+  EXPECT_EQ(cuda_call_counts().host_synchronizations, 0);
+}
+
+TEST(CudaCallCountsArithmetic, DifferencesAndSumsAreMemberwise) {
+  CudaCallCounts a, b;
+  a.kernel_launches = 10;
+  a.host_synchronizations = 4;
+  a.bytes_to_host = 800;
+  b.kernel_launches = 3;
+  b.host_synchronizations = 1;
+  b.bytes_to_host = 8;
+  const CudaCallCounts difference = a - b;
+  EXPECT_EQ(difference.kernel_launches, 7);
+  EXPECT_EQ(difference.host_synchronizations, 3);
+  EXPECT_EQ(difference.bytes_to_host, 792);
+  EXPECT_EQ((difference + b).kernel_launches, 10);
 }
 
 }  // namespace

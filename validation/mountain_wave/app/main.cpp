@@ -26,6 +26,7 @@
 #include "foehn/petsc/log_events.hpp"
 #include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/runtime/atomic_file.hpp"
+#include "foehn/runtime/cuda_call_counts.hpp"
 #include "foehn/runtime/memory_budget.hpp"
 #include "foehn/runtime/stopwatch.hpp"
 #include "gpu_memory.hpp"
@@ -371,7 +372,9 @@ StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const Run
          (o.max_steps < 0 || steps_run < o.max_steps)) {
     // The systems' own counts start with the first timed step, as the tables' do.
     if (steps_run == o.timing_warmup_steps) model.reset_system_times();
+    const CudaCallCounts calls_before = cuda_call_counts();
     const StepReport& last = measured.last = model.step();
+    const CudaCallCounts step_calls = cuda_call_counts() - calls_before;
     outputs.follow(model.state());  // the tracers: the velocity on the host every step
     ++steps_run;
     // The flow over the mountain is faster than U: the measured number is only warned about.
@@ -389,7 +392,7 @@ StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const Run
     }
     if (steps_run > o.timing_warmup_steps) {
       add_times(measured.timings, last.times);
-      measured.breakdown.add(last);
+      measured.breakdown.add(last, step_calls);
     }
     if (ranks.rank == 0) print_step_line(model, last);
     if (model.time() >= next_output - 1e-9 * o.numerics.dt) {
@@ -458,6 +461,10 @@ void run() {
   RunOptions o = read_run_options(ranks.comm);
   if (app::help_requested()) return list_every_systems_options(o, ranks);
   const Backend backend = choose_backend(o, ranks);
+  std::string why_not_counted;
+  if (o.count_cuda_calls && !start_counting_cuda_calls(why_not_counted))
+    std::fprintf(stderr, "foehn-mountainwave: warning: -count_cuda_calls on rank %d: %s\n",
+                 ranks.rank, why_not_counted.c_str());
 
   SetupClock clock;
   TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field

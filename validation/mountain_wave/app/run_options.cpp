@@ -167,6 +167,11 @@ void declare_output_options(petsc::OptionTable& t, RunOptions& o, PathTexts& pat
                {0, int32_max})
       .without_effect_on_results()
       .text("-timing_label", "Configuration name in the timing table", &o.timing_label)
+      .without_effect_on_results()
+      .flag("-count_cuda_calls",
+            "Count kernel launches, host synchronisations and copies per step and per system "
+            "(CUPTI; costs time: not for timing runs)",
+            &o.count_cuda_calls)
       .without_effect_on_results();
 }
 

@@ -43,6 +43,7 @@ struct RunOptions {
   bool write_sections = true;                // -sections
   int timing_warmup_steps = 2;               // -timing_warmup: steps left out of the timing table
   std::string timing_label;                  // -timing_label, e.g. "1 CPU core + 1 GPU"
+  bool count_cuda_calls = false;             // -count_cuda_calls: kernels, syncs per system
   TracerSeeding tracers;                     // -tracer_columns, -tracer_levels, -tracer_x, ...
 };
 

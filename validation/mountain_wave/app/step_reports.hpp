@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "foehn/petsc/system.hpp"
+#include "foehn/runtime/cuda_call_counts.hpp"
 #include "io/timing_table.hpp"
 #include "mountain_wave_model.hpp"
 
@@ -20,7 +21,8 @@ namespace foehn::mountainwave {
 // solve, the step, and the Krylov iterations of every system.
 class StepBreakdown {
  public:
-  void add(const StepReport& report);
+  // `cuda_calls`: the CUDA calls the step made (zero unless counting, -count_cuda_calls).
+  void add(const StepReport& report, const CudaCallCounts& cuda_calls = {});
   // Seconds are the largest over the ranks (as the timing table's). Collective.
   nlohmann::json json(MPI_Comm comm) const;
 
@@ -28,7 +30,12 @@ class StepBreakdown {
   std::int64_t steps_ = 0;
   std::array<double, 5> seconds_{};
   std::array<std::int64_t, linear_system_count> iterations_{};
+  CudaCallCounts cuda_calls_;
 };
+
+// CUDA call counts per step as JSON (kernel launches, graph launches, host synchronisations,
+// copies and bytes each way), the largest over the ranks. Collective.
+nlohmann::json cuda_calls_per_step(const CudaCallCounts& counts, std::int64_t steps, MPI_Comm comm);
 
 // Adds one step's times to the timing table, row by row.
 void add_times(StepTimings& timings, const StepTimes& t);
