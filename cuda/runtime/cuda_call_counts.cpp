@@ -1,5 +1,9 @@
 // CUDA call counts through CUPTI's callback API (see cuda_call_counts.hpp). CUPTI is loaded
 // with dlopen, so libfoehn has no link-time dependency on it; only its headers are used here.
+//
+// Only the driver API domain is counted: every runtime call reaches the driver through calls
+// that CUPTI reports too (a <<<>>> launch is one cudaLaunchKernel and one cuLaunchKernel*), so
+// counting both domains counts each launch twice (measured: tests/cuda/runtime).
 #include "foehn/runtime/cuda_call_counts.hpp"
 
 #include <cupti.h>
@@ -37,30 +41,24 @@ struct Counters {
 
 Counters counters;
 std::atomic<bool> counting{false};
-// What each callback id of the runtime and driver domains is; filled before the callbacks are
-// enabled and never changed after, so the callback reads it without a lock.
-std::vector<CallKind> runtime_kinds, driver_kinds;
+// What each callback id of the driver domain is; filled before the callbacks are enabled and
+// never changed after, so the callback reads it without a lock.
+std::vector<CallKind> driver_kinds;
 
 bool starts_with(std::string_view name, std::string_view prefix) {
   return name.substr(0, prefix.size()) == prefix;
 }
 
+// The driver call's kind, from its name (cuptiGetCallbackName).
 CallKind kind_of(std::string_view name) {
   if (name.find("HostFunc") != std::string_view::npos) return CallKind::none;
-  for (std::string_view launch : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel",
-                                  "cuLaunchKernel", "cuLaunchCooperativeKernel", "cuLaunchGrid"})
+  for (std::string_view launch : {"cuLaunchKernel", "cuLaunchCooperativeKernel", "cuLaunchGrid"})
     if (starts_with(name, launch)) return CallKind::kernel;
-  if (name == "cudaLaunch" || starts_with(name, "cudaLaunch_") || name == "cuLaunch")
-    return CallKind::kernel;
-  if (starts_with(name, "cudaGraphLaunch") || starts_with(name, "cuGraphLaunch"))
-    return CallKind::graph;
-  if (name.find("Synchronize") != std::string_view::npos) {
-    for (std::string_view owner :
-         {"cudaStream", "cudaDevice", "cudaEvent", "cudaThread", "cuStream", "cuCtx", "cuEvent"})
-      if (starts_with(name, owner)) return CallKind::synchronization;
-    return CallKind::none;
-  }
-  if (starts_with(name, "cudaMemcpy") || starts_with(name, "cuMemcpy"))
+  if (name == "cuLaunch") return CallKind::kernel;
+  if (starts_with(name, "cuGraphLaunch")) return CallKind::graph;
+  for (std::string_view wait : {"cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize"})
+    if (starts_with(name, wait)) return CallKind::synchronization;
+  if (starts_with(name, "cuMemcpy"))
     return name.find("Async") == std::string_view::npos ? CallKind::blocking_copy : CallKind::copy;
   return CallKind::none;
 }
@@ -70,26 +68,6 @@ void count_bytes(bool to_host, std::size_t bytes) {
   auto& total = to_host ? counters.bytes_to_host : counters.bytes_to_device;
   copies.fetch_add(1, std::memory_order_relaxed);
   total.fetch_add(static_cast<std::int64_t>(bytes), std::memory_order_relaxed);
-}
-
-void count_runtime_copy(CUpti_CallbackId id, const void* params) {
-  cudaMemcpyKind kind = cudaMemcpyDefault;
-  std::size_t bytes = 0;
-  // The four copies whose parameters say their direction (the _ptds/_ptsz forms have the
-  // same members as the plain ones).
-  if (id == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_v3020 ||
-      id == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpy_ptds_v7000) {
-    const auto* p = static_cast<const cudaMemcpy_v3020_params*>(params);
-    kind = p->kind;
-    bytes = p->count;
-  } else if (id == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020 ||
-             id == CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_ptsz_v7000) {
-    const auto* p = static_cast<const cudaMemcpyAsync_v3020_params*>(params);
-    kind = p->kind;
-    bytes = p->count;
-  }
-  if (kind == cudaMemcpyDeviceToHost) count_bytes(true, bytes);
-  if (kind == cudaMemcpyHostToDevice) count_bytes(false, bytes);
 }
 
 void count_driver_copy(CUpti_CallbackId id, const void* params) {
@@ -111,13 +89,10 @@ void count_driver_copy(CUpti_CallbackId id, const void* params) {
   }
 }
 
-void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+void CUPTIAPI on_call(void*, CUpti_CallbackDomain, CUpti_CallbackId id, const void* data) {
   const auto* call = static_cast<const CUpti_CallbackData*>(data);
-  if (call->callbackSite != CUPTI_API_ENTER) return;
-  const std::vector<CallKind>& kinds =
-      domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtime_kinds : driver_kinds;
-  if (id >= kinds.size()) return;
-  const CallKind kind = kinds[id];
+  if (call->callbackSite != CUPTI_API_ENTER || id >= driver_kinds.size()) return;
+  const CallKind kind = driver_kinds[id];
   switch (kind) {
     case CallKind::kernel:
       counters.kernels.fetch_add(1, std::memory_order_relaxed);
@@ -132,10 +107,7 @@ void CUPTIAPI on_call(void*, CUpti_CallbackDomain domain, CUpti_CallbackId id, c
     case CallKind::copy:
       if (kind == CallKind::blocking_copy)
         counters.synchronizations.fetch_add(1, std::memory_order_relaxed);
-      if (domain == CUPTI_CB_DOMAIN_RUNTIME_API)
-        count_runtime_copy(id, call->functionParams);
-      else
-        count_driver_copy(id, call->functionParams);
+      count_driver_copy(id, call->functionParams);
       return;
     case CallKind::none:
       return;
@@ -167,12 +139,12 @@ bool look_up(void* library, const char* name, Function& function) {
   return function != nullptr;
 }
 
-std::vector<CallKind> kinds_of_domain(const Cupti& cupti, CUpti_CallbackDomain domain,
-                                      std::uint32_t size) {
-  std::vector<CallKind> kinds(size, CallKind::none);
-  for (std::uint32_t id = 1; id < size; ++id) {
+std::vector<CallKind> kinds_of_driver_calls(const Cupti& cupti) {
+  std::vector<CallKind> kinds(CUPTI_DRIVER_TRACE_CBID_SIZE, CallKind::none);
+  for (std::uint32_t id = 1; id < kinds.size(); ++id) {
     const char* name = nullptr;
-    if (cupti.callback_name(domain, id, &name) == CUPTI_SUCCESS && name) kinds[id] = kind_of(name);
+    if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) == CUPTI_SUCCESS && name)
+      kinds[id] = kind_of(name);
   }
   return kinds;
 }
@@ -195,22 +167,19 @@ std::string start() {
       !look_up(library, "cuptiGetCallbackName", cupti.callback_name))
     return "libcupti.so lacks cuptiSubscribe, cuptiEnableCallback or cuptiGetCallbackName";
   look_up(library, "cuptiGetResultString", cupti.result_string);
-  runtime_kinds =
-      kinds_of_domain(cupti, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_SIZE);
-  driver_kinds = kinds_of_domain(cupti, CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_SIZE);
+  driver_kinds = kinds_of_driver_calls(cupti);
   CUpti_SubscriberHandle subscriber = nullptr;
   const CUptiResult subscribed = cupti.subscribe(&subscriber, on_call, nullptr);
   if (subscribed == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
     return "CUPTI already has a subscriber (a profiler such as Nsight Systems or Nsight "
            "Compute?); it takes one";
   if (subscribed != CUPTI_SUCCESS) return "cuptiSubscribe: " + message_of(cupti, subscribed);
-  for (auto [domain, kinds] : {std::pair{CUPTI_CB_DOMAIN_RUNTIME_API, &runtime_kinds},
-                               std::pair{CUPTI_CB_DOMAIN_DRIVER_API, &driver_kinds}})
-    for (std::uint32_t id = 0; id < kinds->size(); ++id)
-      if ((*kinds)[id] != CallKind::none) {
-        const CUptiResult enabled = cupti.enable_callback(1, subscriber, domain, id);
-        if (enabled != CUPTI_SUCCESS) return "cuptiEnableCallback: " + message_of(cupti, enabled);
-      }
+  for (std::uint32_t id = 0; id < driver_kinds.size(); ++id)
+    if (driver_kinds[id] != CallKind::none) {
+      const CUptiResult enabled =
+          cupti.enable_callback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+      if (enabled != CUPTI_SUCCESS) return "cuptiEnableCallback: " + message_of(cupti, enabled);
+    }
   return {};
 }
 

@@ -187,10 +187,14 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
   if (!settings.preconditioner.empty())
     FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
+  // Does nothing for another PC type.
+  if (!settings.jacobi_fix_zero_diagonal)
+    FOEHN_PETSC_CHECK(PCJacobiSetFixDiagonal(pc, PETSC_FALSE));
   FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, settings.relative_tolerance, settings.absolute_tolerance,
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
+  if (settings.fixed_chebyshev) apply_fixed_chebyshev(*settings.fixed_chebyshev);
   set_from_options();
   apply_gamg_settings(settings);
   read_foehn_options(comm, settings);
@@ -201,6 +205,20 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(
       PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPPREONLY, &is_preonly));
   if (is_preonly) FOEHN_PETSC_CHECK(KSPSetInitialGuessNonzero(ksp_, PETSC_FALSE));
+}
+
+void LinearSolver::apply_fixed_chebyshev(const SolverSettings::FixedChebyshev& chebyshev) {
+  const auto& [lower, upper, iterations] = chebyshev;
+  if (!(lower > 0 && upper > lower && std::isfinite(upper)) || iterations < 1)
+    fail(ErrorCategory::invalid_input, "LinearSolver ", label_of(prefix_),
+         ": fixed Chebyshev needs 0 < lower < upper (finite) and at least one iteration, got [",
+         lower, ", ", upper, "] and ", iterations);
+  FOEHN_PETSC_CHECK(KSPSetType(ksp_, KSPCHEBYSHEV));
+  FOEHN_PETSC_CHECK(KSPChebyshevSetEigenvalues(ksp_, upper, lower));
+  FOEHN_PETSC_CHECK(KSPSetNormType(ksp_, KSP_NORM_NONE));
+  PetscReal rtol = 0, atol = 0, dtol = 0;
+  FOEHN_PETSC_CHECK(KSPGetTolerances(ksp_, &rtol, &atol, &dtol, nullptr));
+  FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, rtol, atol, dtol, iterations));
 }
 
 void LinearSolver::set_from_options() {

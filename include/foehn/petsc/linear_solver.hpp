@@ -27,6 +27,7 @@
 #include <petscksp.h>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -59,6 +60,11 @@ struct SolverSettings {
   bool initial_guess_nonzero = false;  // -<prefix>ksp_initial_guess_nonzero
   int pc_rebuild_interval = 1;         // -<prefix>foehn_pc_rebuild_interval
   bool allow_not_converged = false;    // -<prefix>foehn_allow_not_converged
+  // Jacobi (PCJACOBI, the kind's or chosen) replaces zero diagonal entries by 1
+  // (-<prefix>pc_jacobi_fixdiagonal). Checking for them reads the diagonal on the host, a copy
+  // there and back at every preconditioner set-up on the GPU: a caller that knows its diagonal
+  // has no zero turns it off.
+  bool jacobi_fix_zero_diagonal = true;
   // PETSc PC type replacing the kind's ("hypre", "jacobi", ...; empty: the kind's), still
   // overridden by -<prefix>pc_type.
   std::string preconditioner;
@@ -75,6 +81,18 @@ struct SolverSettings {
   // large value keeps the coarse levels, whose exchanges and reductions cost more than their
   // work, on one GPU. Only used when the preconditioner is GAMG.
   int gamg_process_eq_limit = 0;
+  // Instead of the kind's Krylov method: a fixed number of Chebyshev iterations for a
+  // preconditioned operator whose spectrum is known to lie in [lower, upper] (Jacobi-scaled P1
+  // mass matrices: [1/2, 5/2]). No inner product and no norm, so no wait for the GPU; the error
+  // falls by about 2 ((sqrt(k) - 1) / (sqrt(k) + 1))^iterations, k = upper / lower. The solve
+  // reports CONVERGED_ITS. On the command line: -<prefix>ksp_type, -<prefix>ksp_max_it,
+  // -<prefix>ksp_chebyshev_eigenvalues; back to a tolerance with -<prefix>ksp_type cg
+  // -<prefix>ksp_norm_type preconditioned -<prefix>ksp_max_it 1000.
+  struct FixedChebyshev {
+    double lower = 0, upper = 0;
+    int iterations = 0;
+  };
+  std::optional<FixedChebyshev> fixed_chebyshev;
 
   // The defaults of a kind (the table in docs/solvers.md).
   static SolverSettings for_kind(SolverKind kind, bool on_device = false);
@@ -145,6 +163,7 @@ class LinearSolver {
   // Parts of configure: the options database over the code's choices (an unknown type named as
   // the user's input), the GAMG settings no option overrides, Foehn's own options.
   void set_from_options();
+  void apply_fixed_chebyshev(const SolverSettings::FixedChebyshev& chebyshev);
   void apply_gamg_settings(const SolverSettings& settings);
   void read_foehn_options(MPI_Comm comm, const SolverSettings& settings);
   // Parts of solve: the set-up (timed into result), the outcome read from the KSP.

@@ -15,15 +15,16 @@
 //   solve();
 //   const CudaCallCounts used = cuda_call_counts() - before;   // kernels, synchronisations
 //
-// What counts as what (from the API's name; runtime calls do not appear again as the driver
-// calls they make):
-//  - kernel_launches: cudaLaunchKernel* (every <<<>>> launch), cudaLaunchCooperativeKernel*,
-//    cuLaunchKernel*, cuLaunchCooperativeKernel*, cuLaunchGrid*. A graph launch counts once in
-//    graph_launches, not per kernel inside it.
-//  - host_synchronizations: calls that return only once device work is done: stream, event,
-//    device and context synchronisation, and the blocking (non-Async) memory copies.
-//  - copies and bytes to host / to device: cudaMemcpy(Async) by their kind, cuMemcpyDtoH* and
-//    cuMemcpyHtoD*; a copy of kind cudaMemcpyDefault counts in neither direction.
+// What counts as what, from the driver API calls (every runtime call reaches the driver, where
+// CUPTI reports it; counting the runtime calls too would count each launch twice):
+//  - kernel_launches: cuLaunchKernel*, cuLaunchCooperativeKernel*, cuLaunchGrid*, cuLaunch
+//    (every <<<>>> launch, and the launches of cuBLAS, cuSPARSE, Thrust). A graph launch counts
+//    once in graph_launches, not per kernel inside it.
+//  - host_synchronizations: calls that return only once device work is done: stream, event and
+//    context synchronisation, and the blocking (non-Async) memory copies.
+//  - copies and bytes to host / to device: cuMemcpyDtoH* and cuMemcpyHtoD* (what cudaMemcpy and
+//    cudaMemcpyAsync of those kinds become); copies by unified address (cuMemcpy, cuMemcpyAsync)
+//    count in neither direction.
 #include <cstdint>
 #include <string>
 

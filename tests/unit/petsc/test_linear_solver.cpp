@@ -432,6 +432,58 @@ TEST(LinearSolverErrors, MisuseIsInvalidInput) {
   }
 }
 
+TEST(LinearSolverSettings, FixedChebyshevNeedsABoundedSpectrumAndIterations) {
+  for (const SolverSettings::FixedChebyshev bad :
+       {SolverSettings::FixedChebyshev{0.0, 2.5, 25}, SolverSettings::FixedChebyshev{2.5, 0.5, 25},
+        SolverSettings::FixedChebyshev{0.5, INFINITY, 25},
+        SolverSettings::FixedChebyshev{0.5, 2.5, 0}}) {
+    SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
+    settings.fixed_chebyshev = bad;
+    try {
+      LinearSolver solver(PETSC_COMM_SELF, "cheby_", settings);
+      ADD_FAILURE() << "[" << bad.lower << ", " << bad.upper << "], " << bad.iterations;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.category(), ErrorCategory::invalid_input);
+      EXPECT_NE(std::string(error.what()).find("'cheby_'"), std::string::npos) << error.what();
+    }
+  }
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
+  settings.fixed_chebyshev = SolverSettings::FixedChebyshev{0.5, 2.5, 12};
+  LinearSolver solver(PETSC_COMM_SELF, "cheby_", settings);
+  EXPECT_EQ(test::type_of(solver.ksp()), "chebyshev");
+  KSPNormType norm = KSP_NORM_DEFAULT;
+  FOEHN_PETSC_CHECK(KSPGetNormType(solver.ksp(), &norm));
+  EXPECT_EQ(norm, KSP_NORM_NONE);
+  PetscInt max_it = 0;
+  FOEHN_PETSC_CHECK(KSPGetTolerances(solver.ksp(), nullptr, nullptr, nullptr, &max_it));
+  EXPECT_EQ(max_it, 12);
+  // The command line still decides.
+  ScopedOption cg("-cheby2_ksp_type", "cg");
+  LinearSolver overridden(PETSC_COMM_SELF, "cheby2_", settings);
+  EXPECT_EQ(test::type_of(overridden.ksp()), "cg");
+}
+
+TEST(LinearSolverSettings, JacobisZeroDiagonalCheckIsOnUnlessTurnedOff) {
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
+  settings.preconditioner = PCJACOBI;
+  for (const bool check : {true, false}) {
+    settings.jacobi_fix_zero_diagonal = check;
+    LinearSolver solver(PETSC_COMM_SELF, "jacobi_", settings);
+    PC pc = nullptr;
+    FOEHN_PETSC_CHECK(KSPGetPC(solver.ksp(), &pc));
+    PetscBool fix = PETSC_FALSE;
+    FOEHN_PETSC_CHECK(PCJacobiGetFixDiagonal(pc, &fix));
+    EXPECT_EQ(fix == PETSC_TRUE, check);
+  }
+  ScopedOption restore("-jacobi_pc_jacobi_fixdiagonal", "1");
+  LinearSolver solver(PETSC_COMM_SELF, "jacobi_", settings);
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(solver.ksp(), &pc));
+  PetscBool fix = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PCJacobiGetFixDiagonal(pc, &fix));
+  EXPECT_TRUE(fix) << "-<prefix>pc_jacobi_fixdiagonal wins";
+}
+
 TEST(LinearSolverLifetime, MoveTransfersTheKsp) {
   OwnedMat a = laplacian_7pt(6);
   auto system = system_for(a);

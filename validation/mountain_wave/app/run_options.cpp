@@ -96,6 +96,10 @@ void declare_numerics_options(petsc::OptionTable& t, RunOptions& o, Numerics& n)
                {-1, IntegerRange{}.max})
       .without_effect_on_results()
       .integer("-picard", "Picard iterations per step", &n.picard_iterations, {1, 100})
+      .flag("-picard_warm_start",
+            "Picard iterations after the first start from the previous iteration's solutions "
+            "(true/false)",
+            &n.picard_warm_start)
       .real("-theta",
             "Time weighting of transport and buoyancy (0.5 Crank-Nicolson, 1 backward Euler)",
             &n.theta, RealRange::closed(0.5, 1))

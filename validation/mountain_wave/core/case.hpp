@@ -58,6 +58,10 @@ enum class SolvePlacement { automatic, host, device };
 struct Numerics {
   double dt = 20.0;  // s
   int picard_iterations = 2;
+  // Picard iterations after the first start their solves from the previous iteration's
+  // solutions (theta' and tracers, dp, du) instead of q^n and zero: the same tolerances, fewer
+  // Krylov iterations. Within a step only, so a restart stays bitwise.
+  bool picard_warm_start = true;
   // Time weighting of the transport of theta' and the tracers and of the buoyancy exchange
   // (theta' forced by w, w by theta'): 1/2 is Crank-Nicolson, second order and without damping
   // of gravity waves; 1 is backward Euler, which damps an oscillation of frequency N by a

@@ -58,7 +58,19 @@ petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device)
     // CG + Jacobi converges in a few iterations.
     settings.preconditioner = PCJACOBI;
     settings.pc_rebuild_interval = 0;
+    settings.initial_guess_nonzero = true;  // zero, or the previous Picard iteration's du
+    // On the GPU: Jacobi-scaled, a P1 mass matrix has its spectrum in [1/2, 5/2] (each
+    // element's is), so Chebyshev needs no estimate and no inner product: 25 iterations reduce
+    // the error by 2 (0.382)^25 = 7e-11, as CG's rtol 1e-10 did in about 22, without CG's 3 host
+    // waits per iteration (one H100, 553 k tets: 426 -> 2 waits and 18.5 -> 6.7 ms per step;
+    // bench/results/mountainwave-levers-h100-20261128.md). On the host CG's inner products cost
+    // little and its fewer iterations win.
+    if (on_device) settings.fixed_chebyshev = petsc::SolverSettings::FixedChebyshev{0.5, 2.5, 25};
   }
+  // Every diagonal preconditioned by Jacobi here is positive (M/dt, or M itself): PETSc's check
+  // for zero entries, which copies the diagonal to the host and back at every set-up, is not
+  // needed (-<prefix>pc_jacobi_fixdiagonal true restores it).
+  if (system.id != LinearSystem::pressure) settings.jacobi_fix_zero_diagonal = false;
   return settings;
 }
 

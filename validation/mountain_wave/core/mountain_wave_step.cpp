@@ -28,6 +28,12 @@ int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times) {
   return result.iterations;
 }
 
+// True in the Picard iterations after the first when they start from the previous one's
+// solutions (-picard_warm_start); report.picard_iterations counts the iterations done.
+bool starts_warm(const Numerics& numerics, const StepReport& report) {
+  return numerics.picard_warm_start && report.picard_iterations > 0;
+}
+
 void to_global(const petsc::NodeExchange& exchange, const PlacedArray<double>& local, Vec global) {
   if (local.on_device())
     exchange.local_to_global(local.data(), local.size(), global, petsc::ExchangeMode::insert,
@@ -124,8 +130,9 @@ void MountainWaveModel::transport(StepReport& report) {
     }
     if (k == 0) add_background_forcing();
     system.constrain_rhs(s.s_rhs.get(), s.tracer_boundary_values[k].get());
-    // T(u*) q^{n+1} = b, from q^n.
-    FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
+    // T(u*) q^{n+1} = b, from q^n (or from the previous Picard iteration's q^{n+1}).
+    if (!starts_warm(numerics_, report))
+      FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
     report.iterations_of(transported_system(k)) +=
         solve(system, s.s_rhs.get(), s.transported_new[k].get(), report.times);
     to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k]);
@@ -202,7 +209,8 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
   } else {
     pressure.constrain_rhs(s.pressure_rhs.get(), s.zero_pressure.get());
   }
-  FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
+  // From zero (or from the previous Picard iteration's dp).
+  if (!starts_warm(numerics_, report)) FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
   report.iterations_of(LinearSystem::pressure) +=
       solve(pressure, s.pressure_rhs.get(), s.pressure_increment.get(), report.times);
 }
@@ -220,7 +228,14 @@ void MountainWaveModel::project(StepReport& report) {
       const petsc::VecArray rhs(s.projection_rhs.get(), petsc::VecAccess::write, stream);
       for_each(s.fields, owned, StridedCopy{gradient.data() + c, 3, rhs.data(), 1});
     }
-    FOEHN_PETSC_CHECK(VecSet(s.projection_solution.get(), 0.0));
+    // From zero (or from the previous Picard iteration's du, component c).
+    if (starts_warm(numerics_, report)) {
+      const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read, stream);
+      const petsc::VecArray guess(s.projection_solution.get(), petsc::VecAccess::write, stream);
+      for_each(s.fields, owned, StridedCopy{increment.data() + c, 3, guess.data(), 1});
+    } else {
+      FOEHN_PETSC_CHECK(VecSet(s.projection_solution.get(), 0.0));
+    }
     report.iterations_of(LinearSystem::projection) +=
         solve(s.system(LinearSystem::projection), s.projection_rhs.get(),
               s.projection_solution.get(), report.times);
