@@ -58,8 +58,15 @@ CallKind kind_of(std::string_view name) {
   if (starts_with(name, "cuGraphLaunch")) return CallKind::graph;
   for (std::string_view wait : {"cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize"})
     if (starts_with(name, wait)) return CallKind::synchronization;
-  if (starts_with(name, "cuMemcpy"))
-    return name.find("Async") == std::string_view::npos ? CallKind::blocking_copy : CallKind::copy;
+  if (starts_with(name, "cuMemcpy")) {
+    // Copies between device memories (and arrays) do not wait on the host even without Async.
+    const bool device_to_device = name.find("DtoD") != std::string_view::npos ||
+                                  name.find("DtoA") != std::string_view::npos ||
+                                  name.find("AtoD") != std::string_view::npos ||
+                                  name.find("AtoA") != std::string_view::npos;
+    const bool blocking = name.find("Async") == std::string_view::npos && !device_to_device;
+    return blocking ? CallKind::blocking_copy : CallKind::copy;
+  }
   return CallKind::none;
 }
 

@@ -21,7 +21,8 @@
 //    (every <<<>>> launch, and the launches of cuBLAS, cuSPARSE, Thrust). A graph launch counts
 //    once in graph_launches, not per kernel inside it.
 //  - host_synchronizations: calls that return only once device work is done: stream, event and
-//    context synchronisation, and the blocking (non-Async) memory copies.
+//    context synchronisation, and the blocking (non-Async) memory copies that involve the host
+//    (a copy between device memories does not wait on the host).
 //  - copies and bytes to host / to device: cuMemcpyDtoH* and cuMemcpyHtoD* (what cudaMemcpy and
 //    cudaMemcpyAsync of those kinds become); copies by unified address (cuMemcpy, cuMemcpyAsync)
 //    count in neither direction.
