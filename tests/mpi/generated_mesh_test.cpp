@@ -70,7 +70,9 @@ TEST(GeneratedMesh, EverySlabIsTheWholeMeshsPart) {
       EXPECT_EQ(mesh.input_node_of_local[static_cast<std::size_t>(mesh.local.tets[t][c])],
                 expected[c])
           << "tet " << t << " corner " << c;
-    if (t > 0) EXPECT_EQ(mesh.input_tet_of_local[t], mesh.input_tet_of_local[t - 1] + 1);
+    if (t > 0) {
+      EXPECT_EQ(mesh.input_tet_of_local[t], mesh.input_tet_of_local[t - 1] + 1);
+    }
   }
   // Boundary triangles: the whole mesh's (as node sets, with their tags), each on one rank.
   std::map<std::array<std::int64_t, 3>, std::int32_t> expected_tags;

@@ -156,7 +156,9 @@ int ranks_holding_the_first_coarse_level(const char* prefix, int settings_limit,
   const DistributedMesh mesh = distribute_mesh(world, rank_of(world) == 0 ? &whole : nullptr);
   const MountainMeshOptions o = mesh_options();
   const std::string option = std::string("-") + prefix + "pc_gamg_process_eq_limit";
-  if (user_limit) EXPECT_EQ(PetscOptionsSetValue(nullptr, option.c_str(), user_limit), 0);
+  if (user_limit) {
+    EXPECT_EQ(PetscOptionsSetValue(nullptr, option.c_str(), user_limit), 0);
+  }
   // A small mesh: coarsen further than PETSc's default so that the first coarse level is not
   // the coarsest (which always goes to one rank).
   const std::string coarse_limit = std::string("-") + prefix + "pc_gamg_coarse_eq_limit";

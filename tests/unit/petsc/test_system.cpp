@@ -137,7 +137,9 @@ TEST_P(SystemTest, FixedChebyshevSolvesTheMassMatrixWithoutInnerProducts) {
   const CudaCallCounts used = cuda_call_counts() - before;
   EXPECT_EQ(result.reason, "CONVERGED_ITS");
   EXPECT_EQ(result.iterations, 25);
-  if (counting) EXPECT_LE(used.host_synchronizations, 1);
+  if (counting) {
+    EXPECT_LE(used.host_synchronizations, 1);
+  }
 
   FOEHN_PETSC_CHECK(VecAXPY(x.get(), -1.0, exact.get()));
   PetscReal error = 0, norm = 0;

@@ -160,7 +160,7 @@ TEST_F(AtomicFile, AbandonedTemporariesAreRemovedOthersKept) {
   EXPECT_EQ(remove_abandoned_temporaries(folder_), 2);
   EXPECT_FALSE(fs::exists(folder_ / "a.vtu.tmp.2147483646"));
   EXPECT_FALSE(fs::exists(folder_ / "b.h5.tmp.999999999"));
-  for (const std::string name :
+  for (const std::string& name :
        {std::string("keep.tmp.x"), std::string(".tmp.5"), std::string("keep.vtu"),
         std::string("keep.tmp.12a"), "mine.vtu.tmp." + alive,
         std::string("sub/deep.vtu.tmp.999999999")})
