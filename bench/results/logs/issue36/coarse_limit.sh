@@ -2,13 +2,8 @@
 # Issue 36: GAMG's coarse-grid size for the pressure (-pressure_pc_gamg_coarse_eq_limit 1000:
 # one level fewer at 553 k tets, the same iterations, 22% fewer of its kernels), timed: 553 k
 # tets alternated with the defaults, ROUNDS rounds; 5 M tets one run each. Bundle in .gpu.
-set -uo pipefail
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 res=$out/coarse_limit.txt
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$res"
 run() {  # name tets steps options
   timeout 240 $r foehn-mountainwave -mesh_tets $2 -foehn_backend cuda -foehn_solves device \

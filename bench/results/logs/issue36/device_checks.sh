@@ -10,14 +10,9 @@
 #   2. compute-sanitizer memcheck on the call counts and the staged assembly;
 #   3. CUDA calls per step and per system of the GPU-resident core at 553 k tets
 #      (-count_cuda_calls), and the same run without counting for its cost.
-set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 parts=${PARTS:-1 2 3}
 has() { [[ " $parts " == *" $1 "* ]]; }
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$out/device.txt"
 has 1 && {
   echo "== 1. GPU tests"

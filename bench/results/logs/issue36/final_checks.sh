@@ -9,17 +9,9 @@
 #      rounds, then one counted run of each (-count_cuda_calls);
 #   3. the CPU path at 553 k tets, 1 rank and 16 ranks, before against the defaults.
 # Everything lands in $OUT/results.txt and $OUT/run_*.json (at most 8 files come back).
-set -uo pipefail
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 res=$out/results.txt
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$res"
-fixdiag=""
-for p in theta qv qc qr momentum projection; do fixdiag+=" -${p}_pc_jacobi_fixdiagonal 1"; done
-before="-picard_warm_start 0 $fixdiag -projection_ksp_type cg -projection_ksp_norm_type preconditioned -projection_ksp_max_it 1000"
 echo "== 1. GPU tests" >> "$res"
 for t in foehn_petsc_system_tests foehn_cuda_runtime; do
   $r $t > /tmp/$t.txt 2>&1; echo "$t exit $?" >> "$res"
@@ -38,10 +30,10 @@ gpu() {  # name options extra
   echo "$1: exit ${PIPESTATUS[0]}, mean step $(grep "Total timestep duration" /tmp/g_$1.log | awk -F'|' '{print $3}') s | $(grep -E '^ +10 ' /tmp/g_$1.log)" >> "$res"
 }
 for round in $(seq 1 ${ROUNDS:-3}); do
-  gpu before_$round "$before" ""
+  gpu before_$round "$before_options" ""
   gpu defaults_$round "" ""
 done
-gpu before_counted "$before" -count_cuda_calls
+gpu before_counted "$before_options" -count_cuda_calls
 gpu defaults_counted "" -count_cuda_calls
 for v in before_counted defaults_counted; do
   grep -A10 "^| System" /tmp/g_$v.log >> "$res"
@@ -51,7 +43,7 @@ cp /tmp/g_defaults_1/run.json "$out/run_gpu_defaults_1.json"
 echo "== 3. CPU path, 553 k tets, 5 steps (2 timed)" >> "$res"
 for ranks in 1 16; do
   for v in before defaults; do
-    opts=""; [[ $v == before ]] && opts=$before
+    opts=""; [[ $v == before ]] && opts=$before_options
     timeout 200 $r mpirun --bind-to core -n $ranks foehn-mountainwave -mesh_tets 554394 \
       -foehn_backend cpu -max_steps 5 -end_time 200 -timing_warmup 3 -vtk 0 -sections 0 \
       -output_interval 0 $opts -output_dir /tmp/c_${v}_$ranks < /dev/null 2>&1 | quiet > /tmp/c_${v}_$ranks.log

@@ -5,17 +5,10 @@
 #     before (cold Picard starts, Jacobi's zero check, CG projection), defaults (this tree),
 #     t05 (defaults + -pressure_pc_gamg_threshold 0.05); sections_latest.h5 of each, tarred.
 #   PARTS=big: 5 M tets, 4 steps, threshold 0.01 and 0.05.
-set -uo pipefail
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 nvidia-smi -L > "$out/device.txt"
-fixdiag=""
-for p in theta qv qc qr momentum projection; do fixdiag+=" -${p}_pc_jacobi_fixdiagonal 1"; done
 declare -A variant=(
-  [before]="-picard_warm_start 0 $fixdiag -projection_ksp_type cg -projection_ksp_norm_type preconditioned -projection_ksp_max_it 1000"
+  [before]="$before_options"
   [defaults]=""
   [t05]="-pressure_pc_gamg_threshold 0.05"
 )

@@ -2,13 +2,8 @@
 # Issue 36: the pressure V-cycle's kernels, synchronisations and time per step at 553 k tets, one
 # GPU, GPU-resident, under GAMG options (each a counted run, -count_cuda_calls; the pressure row
 # of the system table and the step's totals). From the repository root, bundle in .gpu.
-set -uo pipefail
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 res=$out/pressure_cycle.txt
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$res"
 declare -A variant=(
   [defaults]=""

@@ -2,13 +2,8 @@
 # Issue 36: the transport and momentum Krylov methods by their synchronisations: GMRES (2 waits
 # per iteration: the Gram-Schmidt dots and the norm) against pipelined GMRES and IBiCGStab (one
 # each), 553 k tets, one GPU, counted runs then timed alternation. Bundle in .gpu.
-set -uo pipefail
-out=${OUT:-/tmp/issue36}
-mkdir -p "$out"
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 res=$out/transport_krylov.txt
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-r=.gpu/run
-quiet() { grep -v "pmix\|dlopen error\|Perhaps a missing"; }
 nvidia-smi -L > "$res"
 for_all() { local o=""; for p in theta qv qc qr momentum; do o+=" -${p}_ksp_type $1"; done; echo "$o"; }
 declare -A variant=([gmres]="" [pgmres]="$(for_all pgmres)" [ibcgs]="$(for_all ibcgs)")
