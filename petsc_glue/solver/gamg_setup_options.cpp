@@ -9,9 +9,9 @@ namespace foehn::petsc {
 
 namespace detail {
 
-std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
-                                            const std::function<bool(const char*)>& user_gave) {
-  std::vector<std::string> presets;
+std::vector<OptionPreset> gamg_setup_presets(const GamgSetup& setup,
+                                             const std::function<bool(const char*)>& user_gave) {
+  std::vector<OptionPreset> presets;
   if (!setup.gamg) return presets;
   // GAMG's Galerkin products (PtAP, the prolongator smoothing's A P) free their intermediate
   // data after computing. PETSc keeps it otherwise for a numeric-only recomputation that GAMG
@@ -19,7 +19,7 @@ std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
   // GPU those cuSPARSE SpGEMM buffers were 70% of the mountain-wave core's memory (7419 -> 2195
   // bytes per tet at 5 M tets; on two GPUs 8979 -> 3209; docs/scaling.md).
   if (!setup.reuse_interpolation && !user_gave("-mat_product_clear"))
-    presets.emplace_back("-mat_product_clear");
+    presets.push_back({"-mat_product_clear"});
   // On the GPU those products are formed on the host. PETSc 3.26 forms them with cuSPARSE's
   // SpGEMM (CUSPARSE_SPGEMM_DEFAULT), which reads uninitialised memory in every set-up and in
   // some never returns: its reduce_by_key kernel runs on at 100% of the GPU (compute-sanitizer
@@ -30,7 +30,14 @@ std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
   // who gives either option decides.
   if (setup.device_operator) {
     for (const char* name : {"-matptap_backend_cpu", "-matmatmult_backend_cpu"})
-      if (!user_gave(name)) presets.emplace_back(name);
+      if (!user_gave(name)) presets.push_back({name});
+    // GAMG's coarse level (a few dozen equations) is factored by cuSPARSE in the nested
+    // dissection ordering PETSc picks for LU; each solve then permutes its right-hand side and
+    // solution with Thrust copies, which wait for the GPU: 2 of the 5.3 host waits per CG
+    // iteration of the mountain-wave pressure (one H100, 553 k tets). The natural ordering
+    // needs no permutation; on so small a matrix the fill is the same (it is dense).
+    const std::string ordering = "-" + setup.prefix + "mg_coarse_sub_pc_factor_mat_ordering_type";
+    if (!user_gave(ordering.c_str())) presets.push_back({ordering, "natural"});
   }
   return presets;
 }
@@ -55,10 +62,11 @@ GamgSetupOptions::GamgSetupOptions(KSP ksp, const std::string& prefix) {
     return given == PETSC_TRUE;
   };
   try {
-    for (std::string& name : detail::gamg_setup_presets(
-             {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE}, user_gave)) {
-      FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, name.c_str(), "1"));
-      set_.push_back(std::move(name));
+    for (detail::OptionPreset& preset : detail::gamg_setup_presets(
+             {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE, prefix},
+             user_gave)) {
+      FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, preset.name.c_str(), preset.value.c_str()));
+      set_.push_back(std::move(preset.name));
     }
   } catch (...) {
     clear();  // a constructor that throws gets no destructor call

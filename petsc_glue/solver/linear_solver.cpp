@@ -194,8 +194,10 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
+  if (settings.cg_single_reduction) FOEHN_PETSC_CHECK(KSPCGUseSingleReduction(ksp_, PETSC_TRUE));
   if (settings.fixed_chebyshev) apply_fixed_chebyshev(*settings.fixed_chebyshev);
   set_from_options();
+  note_fixed_chebyshev_rate(settings);
   apply_gamg_settings(settings);
   read_foehn_options(comm, settings);
 
@@ -308,6 +310,7 @@ LinearSolver::LinearSolver(LinearSolver&& other) noexcept
       kind_(other.kind_),
       pc_rebuild_interval_(other.pc_rebuild_interval_),
       allow_not_converged_(other.allow_not_converged_),
+      fixed_chebyshev_rate_(other.fixed_chebyshev_rate_),
       operator_(std::exchange(other.operator_, nullptr)),
       user_pmat_(std::exchange(other.user_pmat_, nullptr)),
       pmat_snapshot_(std::exchange(other.pmat_snapshot_, nullptr)),
@@ -326,6 +329,7 @@ LinearSolver& LinearSolver::operator=(LinearSolver&& other) noexcept {
     kind_ = other.kind_;
     pc_rebuild_interval_ = other.pc_rebuild_interval_;
     allow_not_converged_ = other.allow_not_converged_;
+    fixed_chebyshev_rate_ = other.fixed_chebyshev_rate_;
     operator_ = std::exchange(other.operator_, nullptr);
     user_pmat_ = std::exchange(other.user_pmat_, nullptr);
     pmat_snapshot_ = std::exchange(other.pmat_snapshot_, nullptr);

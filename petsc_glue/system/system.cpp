@@ -64,11 +64,11 @@ void System::constrain_rhs(Vec b, Vec g) const {
   constraints_->constrain_rhs(rhs.placement(), rhs.data(), prescribed.data());
 }
 
-SolveResult System::solve(Vec b, Vec x) {
+SolveResult System::solve(Vec b, Vec x, double loosest_relative_tolerance) {
   LinearSolver& ksp = solver();
   ksp.set_operator(matrix_->mat());
   const CudaCallCounts calls_before = cuda_call_counts();
-  const SolveResult result = ksp.solve(b, x);
+  const SolveResult result = ksp.solve_loosely(b, x, loosest_relative_tolerance);
   times_.cuda_calls += cuda_call_counts() - calls_before;
   times_.setup += result.setup_seconds;
   times_.solve += result.solve_seconds;

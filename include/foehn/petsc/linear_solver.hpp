@@ -81,11 +81,18 @@ struct SolverSettings {
   // large value keeps the coarse levels, whose exchanges and reductions cost more than their
   // work, on one GPU. Only used when the preconditioner is GAMG.
   int gamg_process_eq_limit = 0;
+  // CG (the elliptic and pressure kinds) with its two inner products and its norm in one
+  // reduction per iteration (-<prefix>ksp_cg_single_reduction): on the GPU one host wait per
+  // iteration instead of three (KSPCGUseSingleReduction; no effect on another method).
+  bool cg_single_reduction = false;
   // Instead of the kind's Krylov method: a fixed number of Chebyshev iterations for a
   // preconditioned operator whose spectrum is known to lie in [lower, upper] (Jacobi-scaled P1
   // mass matrices: [1/2, 5/2]). No inner product and no norm, so no wait for the GPU; the error
   // falls by about 2 ((sqrt(k) - 1) / (sqrt(k) + 1))^iterations, k = upper / lower. The solve
-  // reports CONVERGED_ITS. On the command line: -<prefix>ksp_type, -<prefix>ksp_max_it,
+  // reports CONVERGED_ITS. It runs at most 95% of the iterations after which PETSc's Chebyshev
+  // recurrence overflows to NaN (737 on [1/2, 5/2]): a larger -<prefix>ksp_max_it is capped,
+  // which changes nothing beyond round-off (reached after 39 there).
+  // On the command line: -<prefix>ksp_type, -<prefix>ksp_max_it,
   // -<prefix>ksp_chebyshev_eigenvalues; back to a tolerance with -<prefix>ksp_type cg
   // -<prefix>ksp_norm_type preconditioned -<prefix>ksp_max_it 1000.
   struct FixedChebyshev {
@@ -144,6 +151,12 @@ class LinearSolver {
   // Throws foehn::Error (petsc) naming the prefix, the reason, the iterations and the residual
   // when KSP does not converge, unless not-converged results are allowed.
   SolveResult solve(Vec b, Vec x);
+  // As solve, to a relative tolerance no tighter than `relative_tolerance` (the solver's own
+  // where that is looser; 0: the solver's own): for solves whose result only seeds a later,
+  // tighter one, such as the Picard iterations before the last. A fixed Chebyshev solve (no
+  // norm, known eigenvalue bounds) runs the iterations that reduce the error by as much instead.
+  // The solver's tolerances are what they were afterwards, also when it throws.
+  SolveResult solve_loosely(Vec b, Vec x, double relative_tolerance);
 
   // One line: prefix, KSP and PC types (with the sub-solver of block Jacobi/ASM once set up),
   // tolerances, initial guess and rebuild policy - for progress output.
@@ -164,6 +177,9 @@ class LinearSolver {
   // the user's input), the GAMG settings no option overrides, Foehn's own options.
   void set_from_options();
   void apply_fixed_chebyshev(const SolverSettings::FixedChebyshev& chebyshev);
+  // After the options: the error reduction per iteration of a fixed Chebyshev solve, from the
+  // eigenvalue bounds given on the command line or in `settings` (none for any other method).
+  void note_fixed_chebyshev_rate(const SolverSettings& settings);
   void apply_gamg_settings(const SolverSettings& settings);
   void read_foehn_options(MPI_Comm comm, const SolverSettings& settings);
   // Parts of solve: the set-up (timed into result), the outcome read from the KSP.
@@ -183,6 +199,8 @@ class LinearSolver {
   SolverKind kind_ = SolverKind::elliptic;
   int pc_rebuild_interval_ = 1;
   bool allow_not_converged_ = false;
+  // (sqrt(k) - 1) / (sqrt(k) + 1), k = upper / lower, for a fixed Chebyshev solve; 0 otherwise.
+  double fixed_chebyshev_rate_ = 0;
 
   // Preconditioner reuse: operator updates are counted from the state of the preconditioner
   // matrix, which PETSc increases whenever its values change. A reused preconditioner is built
@@ -208,14 +226,24 @@ struct GamgSetup {
   bool gamg = false;                 // the PC is GAMG
   bool device_operator = false;      // its operator is a cuSPARSE matrix
   bool reuse_interpolation = false;  // -<prefix>pc_gamg_reuse_interpolation
+  std::string prefix;                // the solver's options prefix ("pressure_")
+};
+
+// One option LinearSolver sets for the duration of a set-up: -name value.
+struct OptionPreset {
+  std::string name;
+  std::string value = "1";
+  bool operator==(const OptionPreset&) const = default;
 };
 
 // The options LinearSolver puts in PETSc's database for one GAMG set-up only (and clears after),
 // each unless `user_gave(name)`: -mat_product_clear (GAMG never reuses its products' buffers
 // without reuse_interpolation), and, for an operator on the GPU, -matptap_backend_cpu and
-// -matmatmult_backend_cpu: PETSc 3.26's cuSPARSE SpGEMM does not always return (docs/solvers.md).
-std::vector<std::string> gamg_setup_presets(const GamgSetup& setup,
-                                            const std::function<bool(const char*)>& user_gave);
+// -matmatmult_backend_cpu (PETSc 3.26's cuSPARSE SpGEMM does not always return) and the coarse
+// LU in its natural ordering, -<prefix>mg_coarse_sub_pc_factor_mat_ordering_type natural (a
+// permuted cuSPARSE triangular solve waits for the GPU twice per V-cycle): docs/solvers.md.
+std::vector<OptionPreset> gamg_setup_presets(const GamgSetup& setup,
+                                             const std::function<bool(const char*)>& user_gave);
 
 }  // namespace detail
 

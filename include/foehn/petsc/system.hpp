@@ -97,8 +97,9 @@ class System {
   // b = diagonal * g at the owned constrained rows (b and g: Vecs of this system's rows).
   void constrain_rhs(Vec b, Vec g) const;
   // Solves mat() x = b (x's content is the initial guess when the settings say so).
-  // Collective.
-  SolveResult solve(Vec b, Vec x);
+  // `loosest_relative_tolerance` > 0: LinearSolver::solve_loosely, for solves whose result only
+  // seeds a later, tighter one. Collective.
+  SolveResult solve(Vec b, Vec x, double loosest_relative_tolerance = 0);
 
   const SystemTimes& times() const noexcept { return times_; }
   void reset_times() noexcept { times_ = {}; }

@@ -7,12 +7,15 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/runtime/error.hpp"
 #include "solver_test_support.hpp"
+#include "support/temp_dir.hpp"
 
 namespace foehn::petsc {
 namespace {
@@ -260,24 +263,28 @@ TEST(LinearSolverGamg, AUsersMatProductClearDecides) {
 }
 
 // What LinearSolver sets for one GAMG set-up: buffers freed unless GAMG reuses its
-// interpolation; for an operator on the GPU, the Galerkin products on the host; never an option
-// the user gave, nothing for another preconditioner.
+// interpolation; for an operator on the GPU, the Galerkin products on the host and the coarse
+// LU in its natural ordering (for this solver's prefix); never an option the user gave, nothing
+// for another preconditioner.
 TEST(LinearSolverGamg, SetupPresetsFollowThePlacementAndTheUsersOptions) {
   using detail::gamg_setup_presets;
+  using detail::OptionPreset;
+  using Presets = std::vector<OptionPreset>;
   const auto none = [](const char*) { return false; };
-  using Names = std::vector<std::string>;
-  EXPECT_EQ(gamg_setup_presets({false, true, false}, none), Names{});
-  EXPECT_EQ(gamg_setup_presets({true, false, false}, none), Names{"-mat_product_clear"});
-  EXPECT_EQ(gamg_setup_presets({true, false, true}, none), Names{});
-  EXPECT_EQ(gamg_setup_presets({true, true, false}, none),
-            (Names{"-mat_product_clear", "-matptap_backend_cpu", "-matmatmult_backend_cpu"}));
-  EXPECT_EQ(gamg_setup_presets({true, true, true}, none),
-            (Names{"-matptap_backend_cpu", "-matmatmult_backend_cpu"}));
-  const auto gave_ptap = [](const char* name) {
-    return std::string(name) == "-matptap_backend_cpu";
+  const OptionPreset clear{"-mat_product_clear"}, ptap{"-matptap_backend_cpu"},
+      matmult{"-matmatmult_backend_cpu"},
+      natural{"-p_mg_coarse_sub_pc_factor_mat_ordering_type", "natural"};
+  EXPECT_EQ(gamg_setup_presets({false, true, false, "p_"}, none), Presets{});
+  EXPECT_EQ(gamg_setup_presets({true, false, false, "p_"}, none), Presets{clear});
+  EXPECT_EQ(gamg_setup_presets({true, false, true, "p_"}, none), Presets{});
+  EXPECT_EQ(gamg_setup_presets({true, true, false, "p_"}, none),
+            (Presets{clear, ptap, matmult, natural}));
+  EXPECT_EQ(gamg_setup_presets({true, true, true, "p_"}, none), (Presets{ptap, matmult, natural}));
+  const auto gave = [](const char* name) {
+    return std::string(name) == "-matptap_backend_cpu" ||
+           std::string(name) == "-p_mg_coarse_sub_pc_factor_mat_ordering_type";
   };
-  EXPECT_EQ(gamg_setup_presets({true, true, false}, gave_ptap),
-            (Names{"-mat_product_clear", "-matmatmult_backend_cpu"}));
+  EXPECT_EQ(gamg_setup_presets({true, true, false, "p_"}, gave), (Presets{clear, matmult}));
 }
 
 TEST(LinearSolverGamg, ANanThresholdIsRejected) {
@@ -461,6 +468,35 @@ TEST(LinearSolverSettings, FixedChebyshevNeedsABoundedSpectrumAndIterations) {
   ScopedOption cg("-cheby2_ksp_type", "cg");
   LinearSolver overridden(PETSC_COMM_SELF, "cheby2_", settings);
   EXPECT_EQ(test::type_of(overridden.ksp()), "cg");
+}
+
+// KSPView's text of a solver (where PETSc keeps a setting without a getter).
+std::string viewed(const LinearSolver& solver) {
+  const foehn::testing::TempDir folder;
+  const std::string file = (folder.path() / "ksp_view.txt").string();
+  PetscViewer viewer = nullptr;
+  EXPECT_EQ(PetscViewerASCIIOpen(PETSC_COMM_SELF, file.c_str(), &viewer), 0);
+  EXPECT_EQ(KSPView(solver.ksp(), viewer), 0);
+  EXPECT_EQ(PetscViewerDestroy(&viewer), 0);
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(LinearSolverSettings, CgSingleReductionIsTheCodesChoiceUnlessTheCommandLineSaysOtherwise) {
+  OwnedMat a = laplacian_7pt(8);
+  auto system = system_for(a);
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::pressure);
+  settings.cg_single_reduction = true;
+  {
+    LinearSolver solver(PETSC_COMM_SELF, "single_", settings);
+    EXPECT_NE(viewed(solver).find("single-reduction"), std::string::npos) << viewed(solver);
+    solver.set_operator(a);
+    EXPECT_TRUE(solver.solve(system.rhs, system.x).converged);
+    EXPECT_LT(relative_error(system.x, system.exact), 1e-5);
+  }
+  ScopedOption off("-single_ksp_cg_single_reduction", "false");
+  LinearSolver solver(PETSC_COMM_SELF, "single_", settings);
+  EXPECT_EQ(viewed(solver).find("single-reduction"), std::string::npos) << viewed(solver);
 }
 
 TEST(LinearSolverSettings, JacobisZeroDiagonalCheckIsOnUnlessTurnedOff) {
