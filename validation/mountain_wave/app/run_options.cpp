@@ -100,6 +100,10 @@ void declare_numerics_options(petsc::OptionTable& t, RunOptions& o, Numerics& n)
             "Picard iterations after the first start from the previous iteration's solutions "
             "(true/false)",
             &n.picard_warm_start)
+      .real("-picard_early_rtol",
+            "Relative tolerance of every solve in the Picard iterations before the last, where "
+            "looser than the system's own (0: the systems' own tolerances)",
+            &n.picard_early_rtol, RealRange::closed(0, 0.1))
       .real("-theta",
             "Time weighting of transport and buoyancy (0.5 Crank-Nicolson, 1 backward Euler)",
             &n.theta, RealRange::closed(0.5, 1))

@@ -62,6 +62,11 @@ struct Numerics {
   // solutions (theta' and tracers, dp, du) instead of q^n and zero: the same tolerances, fewer
   // Krylov iterations. Within a step only, so a restart stays bitwise.
   bool picard_warm_start = true;
+  // Every solve in the Picard iterations before the last stops at this relative tolerance where
+  // the system's own is tighter (0: the systems' own tolerances throughout): those iterations
+  // only provide the advecting velocity and the starting guesses of the last, whose solves keep
+  // their own tolerances. A fixed Chebyshev solve runs the iterations that reach it.
+  double picard_early_rtol = 1e-6;
   // Time weighting of the transport of theta' and the tracers and of the buoyancy exchange
   // (theta' forced by w, w by theta'): 1/2 is Crank-Nicolson, second order and without damping
   // of gravity waves; 1 is backward Euler, which damps an oscillation of frequency N by a

@@ -24,6 +24,13 @@ struct StridedCopy {
   }
 };
 
+// destination[i] = value (a skipped tracer's new values: zero).
+struct Fill {
+  double* destination;
+  double value;
+  FOEHN_HD void operator()(std::size_t i) const { destination[i] = value; }
+};
+
 // sum[i] += addend[i] (the pressure matrix: the Laplacian's values plus the stabilisation's).
 struct AddArrays {
   const double* addend;

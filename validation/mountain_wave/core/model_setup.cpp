@@ -158,6 +158,11 @@ void MountainWaveModel::setup_fixed_data() {
   std::vector<double> qv_inflow(owned);
   for (std::size_t n = 0; n < owned; ++n) qv_inflow[n] = physics_.qv_profile(local.nodes[n][2]);
   set_owned_entries(s.tracer_boundary_values[1].get(), qv_inflow);
+  for (int k = 0; k < tracer_count; ++k) {
+    PetscReal largest = 0;
+    FOEHN_PETSC_CHECK(VecNorm(s.tracer_boundary_values[k + 1].get(), NORM_INFINITY, &largest));
+    s.tracer_boundary_zero[k] = largest == 0;
+  }
 }
 
 void MountainWaveModel::setup_constraints() {

@@ -66,6 +66,8 @@ struct MountainWaveModel::Systems {
   petsc::UniqueVec interior;                 // 1 at nodes on no boundary, else 0
   petsc::UniqueVec zero_pressure;            // the prescribed pressure increment (zero)
   std::array<petsc::UniqueVec, transported_count> tracer_boundary_values;
+  // Tracer k's boundary values are zero everywhere (checked once, at setup).
+  std::array<bool, tracer_count> tracer_boundary_zero{};
   double stabilisation_length_squared = 1;  // mean tet volume^(2/3), normalises P
 
   ResidentState state;

@@ -128,6 +128,14 @@ class MountainWaveModel {
   ModelState held_;                   // time, step and (when host_current_) the fields on the host
   bool host_current_ = false;         // held_'s fields equal the resident ones
   bool first_step_done_ = false;
+  // M, D and G and K are assembled (once on a fixed mesh; K + P again with every new P).
+  bool constant_operators_ready_ = false;
+  // A tracer zero everywhere, with zero boundary values, stays zero: it has no source, so its
+  // transport is skipped (bitwise what the solve gives). Seen on this rank by set_state, agreed
+  // on by every rank at the next step, true as long as the tracer is skipped.
+  std::array<bool, tracer_count> tracer_zero_on_rank_{};
+  std::array<bool, tracer_count> tracer_stays_zero_{};
+  bool tracer_zero_agreed_ = false;
 
   void setup_fixed_data();
   void set_up_element_data();  // parts of setup_fixed_data (model_setup.cpp)
@@ -139,6 +147,7 @@ class MountainWaveModel {
   // The parts of step() (mountain_wave_step.cpp), in its order; the mathematics is in the
   // comment at the top of this file.
   void assemble_step_operators(StepTimes& times);  // M, D and G, K + P
+  void agree_on_zero_tracers();                    //    which tracers are skipped
   void transport(StepReport& report);              // 1. theta', qv, qc, qr
   void add_background_forcing();                   //    theta''s -w dtheta_bar/dz
   void momentum_predictor(StepReport& report);     // 2. u'

@@ -21,8 +21,9 @@ namespace foehn::mountainwave {
 namespace {
 
 // Solves one system, adding its time to the step's PETSc totals; returns its iterations.
-int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times) {
-  const petsc::SolveResult result = system.solve(rhs, solution);
+// `loosest_rtol`: as petsc::System::solve.
+int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times, double loosest_rtol) {
+  const petsc::SolveResult result = system.solve(rhs, solution, loosest_rtol);
   times[TimedPhase::petsc_setup] += result.setup_seconds;
   times[TimedPhase::petsc_solve] += result.solve_seconds;
   return result.iterations;
@@ -32,6 +33,13 @@ int solve(petsc::System& system, Vec rhs, Vec solution, StepTimes& times) {
 // solutions (-picard_warm_start); report.picard_iterations counts the iterations done.
 bool starts_warm(const Numerics& numerics, const StepReport& report) {
   return numerics.picard_warm_start && report.picard_iterations > 0;
+}
+
+// The loosest relative tolerance of the current Picard iteration's solves: -picard_early_rtol
+// before the last iteration, 0 (each system's own) in the last.
+double picard_rtol(const Numerics& numerics, const StepReport& report) {
+  return report.picard_iterations + 1 < numerics.picard_iterations ? numerics.picard_early_rtol
+                                                                   : 0.0;
 }
 
 void to_global(const petsc::NodeExchange& exchange, const PlacedArray<double>& local, Vec global) {
@@ -78,20 +86,36 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
   }
 }
 
+// On a fixed mesh M, D (and G) and K do not change: they are assembled by the model's first
+// step, and K + P again whenever P is (every -stabilisation_interval steps, as the published
+// model re-assembles its stabilisation). Assembling them every step cost about 2 ms per step on
+// one H100 at 553 k tets (bench/results/mountainwave-levers-h100-20261128.md).
 void MountainWaveModel::assemble_step_operators(StepTimes& times) {
   Systems& s = *systems_;
-  {
-    ScopedSeconds timer(times.matrix_of(LinearSystem::projection));
-    s.system(LinearSystem::projection).assemble(fe::MassOperator{});
-  }
-  {
+  if (!constant_operators_ready_) {
+    {
+      ScopedSeconds timer(times.matrix_of(LinearSystem::projection));
+      s.system(LinearSystem::projection).assemble(fe::MassOperator{});
+    }
     ScopedSeconds timer(times[TimedPhase::divergence_matrix]);
     s.divergence->assemble(fe::DivergenceOperator{}, nullptr, {}, s.gradient.get());
   }
   const bool stabilisation_due = held_.step % numerics_.stabilisation_interval == 0 ||
                                  held_.step == 0 || !stabilisation_ready_;
-  assemble_pressure(times, stabilisation_due);
+  // The constraints of the pressure's outflow rows reach its matrix at its first assembly here
+  // (setup_constraints assembles it before they are set).
+  if (stabilisation_due || !constant_operators_ready_) assemble_pressure(times, stabilisation_due);
   stabilisation_ready_ = true;
+  constant_operators_ready_ = true;
+}
+
+void MountainWaveModel::agree_on_zero_tracers() {
+  std::array<int, tracer_count> zero{};
+  for (int k = 0; k < tracer_count; ++k)
+    zero[k] = tracer_zero_on_rank_[k] && systems_->tracer_boundary_zero[k] ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, zero.data(), tracer_count, MPI_INT, MPI_LAND, mesh_.comm);
+  for (int k = 0; k < tracer_count; ++k) tracer_stays_zero_[k] = zero[k] != 0;
+  tracer_zero_agreed_ = true;
 }
 
 void MountainWaveModel::transport(StepReport& report) {
@@ -104,6 +128,11 @@ void MountainWaveModel::transport(StepReport& report) {
     for_each(s.fields, owned, StridedCopy{velocity.data() + 2, 3, w.data(), 1});
   }
   for (int k = 0; k < transported_count; ++k) {
+    if (k > 0 && tracer_stays_zero_[k - 1]) {
+      // No source, zero boundary values: the solve would return zero (agree_on_zero_tracers).
+      for_each(s.fields, s.transported[k].size(), Fill{s.transported[k].data(), 0.0});
+      continue;
+    }
     petsc::System& system = s.system(transported_system(k));
     {
       ScopedSeconds timer(report.times.matrix_of(transported_system(k)));
@@ -134,7 +163,8 @@ void MountainWaveModel::transport(StepReport& report) {
     if (!starts_warm(numerics_, report))
       FOEHN_PETSC_CHECK(VecCopy(old, s.transported_new[k].get()));
     report.iterations_of(transported_system(k)) +=
-        solve(system, s.s_rhs.get(), s.transported_new[k].get(), report.times);
+        solve(system, s.s_rhs.get(), s.transported_new[k].get(), report.times,
+              picard_rtol(numerics_, report));
     to_local(s.scalar_exchange, s.transported_new[k].get(), s.transported[k]);
   }
 }
@@ -191,7 +221,7 @@ void MountainWaveModel::momentum_predictor(StepReport& report) {
   momentum.constrain_rhs(rhs, s.v_boundary.get());
   to_global(s.vector_exchange, velocity, s.v_velocity_star.get());
   report.iterations_of(LinearSystem::momentum) +=
-      solve(momentum, rhs, s.v_velocity_star.get(), report.times);
+      solve(momentum, rhs, s.v_velocity_star.get(), report.times, picard_rtol(numerics_, report));
 }
 
 void MountainWaveModel::pressure_increment(StepReport& report) {
@@ -212,7 +242,8 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
   // From zero (or from the previous Picard iteration's dp).
   if (!starts_warm(numerics_, report)) FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
   report.iterations_of(LinearSystem::pressure) +=
-      solve(pressure, s.pressure_rhs.get(), s.pressure_increment.get(), report.times);
+      solve(pressure, s.pressure_rhs.get(), s.pressure_increment.get(), report.times,
+            picard_rtol(numerics_, report));
 }
 
 void MountainWaveModel::project(StepReport& report) {
@@ -238,7 +269,7 @@ void MountainWaveModel::project(StepReport& report) {
     }
     report.iterations_of(LinearSystem::projection) +=
         solve(s.system(LinearSystem::projection), s.projection_rhs.get(),
-              s.projection_solution.get(), report.times);
+              s.projection_solution.get(), report.times, picard_rtol(numerics_, report));
     const petsc::VecArray solution(s.projection_solution.get(), petsc::VecAccess::read, stream);
     const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read_write, stream);
     for_each(s.fields, owned, StridedCopy{solution.data(), 1, increment.data() + c, 3});
@@ -270,6 +301,7 @@ StepReport MountainWaveModel::step() {
 
   // M, D (and G), K + P: they do not depend on the iterate.
   assemble_step_operators(report.times);
+  if (!tracer_zero_agreed_) agree_on_zero_tracers();
   // Level-n values as PETSc vectors; the first iterate u* = u^n.
   to_global(s.scalar_exchange, s.state.theta, s.transported_old[0].get());
   for (int k = 0; k < tracer_count; ++k)
