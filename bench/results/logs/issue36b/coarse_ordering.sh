@@ -10,23 +10,10 @@ res=$out/coarse_ordering.txt
 nvidia-smi -L > "$res"
 $r foehn_petsc_system_tests > /tmp/system.txt 2>&1; echo "foehn_petsc_system_tests exit $?" >> "$res"
 grep -E "^\[  (PASSED|FAILED) |FAILED TEST|Failure|Which is|actual" /tmp/system.txt >> "$res"
-step() {  # name program options...
-  local name=$1 program=$2; shift 2
-  timeout 150 $r $program -mesh_tets 554394 -foehn_backend cuda -foehn_solves device \
-    -end_time 200 -output_interval 200 -timing_warmup 3 -vtk 0 -sections 0 "$@" \
-    -output_dir /tmp/s_$name < /dev/null 2>&1 | quiet > /tmp/s_$name.log
-  echo "$name: exit ${PIPESTATUS[0]}, mean step $(grep "Total timestep duration" /tmp/s_$name.log | awk -F'|' '{print $3}') s | $(grep -E '^ +10 ' /tmp/s_$name.log)" >> "$res"
-}
 step natural_counted foehn-mountainwave -count_cuda_calls
 step nd_counted foehn-mountainwave -count_cuda_calls -pressure_mg_coarse_sub_pc_factor_mat_ordering_type nd
 for v in natural_counted nd_counted; do
-  echo "-- $v" >> "$res"
-  grep -A10 "^| System" /tmp/s_$v.log >> "$res"
-  python3 - /tmp/s_$v/run.json >> "$res" 2>/dev/null <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))["timed_steps"]["cuda_calls_per_step"]
-print("  step: %.0f kernels, %.0f syncs" % (d["kernel_launches"], d["host_synchronizations"]))
-PY
+  counts $v
 done
 cp /tmp/s_natural_counted/run.json "$out/run_now_counted.json"
 for round in $(seq 1 ${ROUNDS:-3}); do

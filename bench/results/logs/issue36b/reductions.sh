@@ -14,23 +14,10 @@ declare -A variant=(
   [ilu]="$ilu"
   [both]="-pressure_ksp_cg_single_reduction $ilu"
 )
-step() {  # name options...
-  local name=$1; shift
-  timeout 150 $r foehn-mountainwave -mesh_tets 554394 -foehn_backend cuda -foehn_solves device \
-    -end_time 200 -output_interval 200 -timing_warmup 3 -vtk 0 -sections 0 "$@" \
-    -output_dir /tmp/s_$name < /dev/null 2>&1 | quiet > /tmp/s_$name.log
-  echo "$name: exit ${PIPESTATUS[0]}, mean step $(grep "Total timestep duration" /tmp/s_$name.log | awk -F'|' '{print $3}') s | $(grep -E '^ +10 ' /tmp/s_$name.log)" >> "$res"
-}
 for v in defaults single_reduction ilu both; do
-  step ${v}_counted ${variant[$v]} -count_cuda_calls
-  grep -A10 "^| System" /tmp/s_${v}_counted.log | grep -E "theta|qv|momentum|pressure" >> "$res"
-  grep -iE "rror" /tmp/s_${v}_counted.log | head -2 >> "$res"
-  python3 - /tmp/s_${v}_counted/run.json >> "$res" 2>/dev/null <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))["timed_steps"]["cuda_calls_per_step"]
-print("  step: %.0f kernels, %.0f syncs" % (d["kernel_launches"], d["host_synchronizations"]))
-PY
+  step ${v}_counted foehn-mountainwave ${variant[$v]} -count_cuda_calls
+  counts ${v}_counted
 done
 for round in $(seq 1 ${ROUNDS:-2}); do
-  for v in defaults single_reduction ilu both; do step ${v}_$round ${variant[$v]}; done
+  for v in defaults single_reduction ilu both; do step ${v}_$round foehn-mountainwave ${variant[$v]}; done
 done
