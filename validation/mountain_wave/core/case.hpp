@@ -65,7 +65,9 @@ struct Numerics {
   // Every solve in the Picard iterations before the last stops at this relative tolerance where
   // the system's own is tighter (0: the systems' own tolerances throughout): those iterations
   // only provide the advecting velocity and the starting guesses of the last, whose solves keep
-  // their own tolerances. A fixed Chebyshev solve runs the iterations that reach it.
+  // their own tolerances. A fixed Chebyshev solve runs the iterations that reach it. The state
+  // changes by about this tolerance times the flow's scales, far less than a third Picard
+  // iteration would change it (docs/mountain_wave.md, "Work a step does not need").
   double picard_early_rtol = 1e-6;
   // Time weighting of the transport of theta' and the tracers and of the buoyancy exchange
   // (theta' forced by w, w by theta'): 1/2 is Crank-Nicolson, second order and without damping
