@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "foehn/fe/csr_pattern.hpp"
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/runtime/error.hpp"
 
@@ -11,17 +12,15 @@ namespace foehn::adapt {
 
 namespace {
 
-// The nodes sharing a tet with each node, sorted, without the node itself.
+// The nodes sharing a tet with each node, sorted, without the node itself: the node pattern's
+// rows less their diagonal.
 std::vector<std::vector<std::int32_t>> neighbours_of(const TetMesh& mesh) {
+  const fe::CsrPattern pattern = fe::build_node_pattern(mesh);
   std::vector<std::vector<std::int32_t>> neighbours(mesh.node_count());
-  for (const Tet& tet : mesh.tets)
-    for (const std::int32_t a : tet)
-      for (const std::int32_t b : tet)
-        if (a != b) neighbours[static_cast<std::size_t>(a)].push_back(b);
-  for (auto& list : neighbours) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-  }
+  for (std::size_t n = 0; n < neighbours.size(); ++n)
+    for (std::int32_t k = pattern.row_offsets[n]; k < pattern.row_offsets[n + 1]; ++k)
+      if (pattern.column_indices[static_cast<std::size_t>(k)] != static_cast<std::int32_t>(n))
+        neighbours[n].push_back(pattern.column_indices[static_cast<std::size_t>(k)]);
   return neighbours;
 }
 
@@ -130,16 +129,14 @@ std::vector<Sym3<double>> metric_from_hessians(std::span<const Sym3<double>> hes
   if (!(options.norm_order >= 1))
     fail(ErrorCategory::invalid_input, "adapt::metric_from_hessians: L^p order ",
          options.norm_order, " (need p >= 1 or infinity)");
-  // det|H| per node: the product of the absolute eigenvalues.
+  // det|H| = |det H| per node (the product of the absolute eigenvalues).
   std::vector<double> abs_determinant(hessians.size());
   double total_density = 0;
   for (std::size_t n = 0; n < hessians.size(); ++n) {
-    EigenSym3<double> e{};
-    if (!fe::eigen_sym3_jacobi(hessians[n], e))
+    if (!fe::detail::all_finite(hessians[n]))
       fail(ErrorCategory::invalid_input, "adapt::metric_from_hessians: the Hessian at node ", n,
            " is not finite");
-    abs_determinant[n] =
-        std::fabs(e.values.v[0]) * std::fabs(e.values.v[1]) * std::fabs(e.values.v[2]);
+    abs_determinant[n] = std::fabs(fe::determinant(hessians[n].to_mat()));
     total_density += volumes[n] * lp_density(abs_determinant[n], options.norm_order);
   }
   // A field whose Hessian vanishes everywhere asks for nothing: h_max everywhere.
@@ -170,7 +167,7 @@ double complexity(std::span<const Sym3<double>> metric, std::span<const double> 
   check_sizes("complexity", volumes.size(), metric.size(), "metric nodes");
   double sum = 0;
   for (std::size_t n = 0; n < metric.size(); ++n)
-    sum += volumes[n] * std::sqrt(std::fmax(determinant(metric[n]), 0.0));
+    sum += volumes[n] * std::sqrt(std::fmax(fe::determinant(metric[n].to_mat()), 0.0));
   return sum;
 }
 

@@ -97,21 +97,6 @@ struct MetricBounds {
 
 namespace detail {
 
-// V diag(lambda) V^T.
-template <typename T>
-FOEHN_HD Sym3<T> compose(const Mat<3, 3, T>& v, const Vec<3, T>& lambda) {
-  Mat<3, 3, T> m = Mat<3, 3, T>::zero();
-  FOEHN_UNROLL
-  for (int i = 0; i < 3; ++i) {
-    FOEHN_UNROLL
-    for (int j = 0; j < 3; ++j) {
-      FOEHN_UNROLL
-      for (int k = 0; k < 3; ++k) m.a[i][j] += v.a[i][k] * lambda.v[k] * v.a[j][k];
-    }
-  }
-  return Sym3<T>::from_mat(m);
-}
-
 // s m s for a symmetric s (a congruence: s^T m s).
 template <typename T>
 FOEHN_HD Mat<3, 3, T> congruence(const Mat<3, 3, T>& s, const Mat<3, 3, T>& m) {
@@ -155,7 +140,8 @@ FOEHN_HD bool metric_from_hessian(const Sym3<T>& hessian, T scale, const MetricB
   const T floor = top / (bounds.max_anisotropy * bounds.max_anisotropy);
   FOEHN_UNROLL
   for (int k = 0; k < 3; ++k) lambda.v[k] = std::fmax(lambda.v[k], floor);
-  metric = detail::compose(e.vectors, lambda);
+  e.values = lambda;
+  metric = fe::eigen_compose(e);
   return true;
 }
 
@@ -175,7 +161,7 @@ FOEHN_HD bool intersect_metrics(const Sym3<T>& a, const Sym3<T>& b, Sym3<T>& out
     inverse_root.v[k] = T(1) / root.v[k];
   }
   // s = a^(-1/2) b a^(-1/2) with a^(-1/2) = V diag(inverse_root) V^T.
-  const Sym3<T> a_inverse_root = detail::compose(ea.vectors, inverse_root);
+  const Sym3<T> a_inverse_root = fe::eigen_compose(EigenSym3<T>{inverse_root, ea.vectors});
   const Mat<3, 3, T> s = detail::congruence(a_inverse_root.to_mat(), b.to_mat());
   EigenSym3<T> es{};
   if (!fe::eigen_sym3_jacobi(Sym3<T>::from_mat(s), es)) return false;
@@ -186,24 +172,18 @@ FOEHN_HD bool intersect_metrics(const Sym3<T>& a, const Sym3<T>& b, Sym3<T>& out
     kept.v[k] = std::fmax(T(1), es.values.v[k]);
   }
   // out = a^(1/2) (W diag(kept) W^T) a^(1/2).
-  const Mat<3, 3, T> middle = detail::compose(es.vectors, kept).to_mat();
-  const Mat<3, 3, T> m = detail::congruence(detail::compose(ea.vectors, root).to_mat(), middle);
+  const Mat<3, 3, T> middle = fe::eigen_compose(EigenSym3<T>{kept, es.vectors}).to_mat();
+  const Mat<3, 3, T> m =
+      detail::congruence(fe::eigen_compose(EigenSym3<T>{root, ea.vectors}).to_mat(), middle);
   out = Sym3<T>::from_mat(m);
   return true;
 }
 
-// det of a symmetric 3 x 3 matrix.
-template <typename T>
-FOEHN_HD T determinant(const Sym3<T>& m) {
-  return m.xx * (m.yy * m.zz - m.yz * m.yz) - m.xy * (m.xy * m.zz - m.yz * m.xz) +
-         m.xz * (m.xy * m.yz - m.yy * m.xz);
-}
-
 // The L^p normalisation (d = 3) of a Hessian H to complexity C: M = D w(H) |H| with
 // w(H) = det|H|^(-1/(2p+3)) and D = (C / sum_i m_i det|H_i|^(p/(2p+3)))^(2/3), m_i the lumped
-// volume of node i. p = infinity: w = 1, density det|H|^(1/2). `abs_determinant` is det|H|
-// (the product of the absolute eigenvalues); zero gives weight and density 0 (a linear field
-// asks for nothing; the bounds then set h_max).
+// volume of node i. p = infinity: w = 1, density det|H|^(1/2). `abs_determinant` is
+// det|H| = |det H| (the product of the absolute eigenvalues); zero gives weight and density 0 (a
+// linear field asks for nothing; the bounds then set h_max).
 template <typename T>
 FOEHN_HD T lp_weight(T abs_determinant, T p) {
   if (!(abs_determinant > T(0))) return T(0);

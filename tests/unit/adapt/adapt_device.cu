@@ -120,9 +120,7 @@ TEST(AdaptDevice, HessiansMetricsAndIntersectionsAreTheHostsToRoundOff) {
   std::vector<double> abs_det(mesh.node_count()), scales(mesh.node_count());
   double total = 0;
   for (std::size_t n = 0; n < mesh.node_count(); ++n) {
-    fe::EigenSym3<double> e{};
-    ASSERT_TRUE(fe::eigen_sym3_jacobi(host_layer[n], e));
-    abs_det[n] = std::fabs(e.values.v[0]) * std::fabs(e.values.v[1]) * std::fabs(e.values.v[2]);
+    abs_det[n] = std::fabs(fe::determinant(host_layer[n].to_mat()));
     total += volumes[n] * lp_density(abs_det[n], options.norm_order);
   }
   for (std::size_t n = 0; n < mesh.node_count(); ++n)

@@ -62,13 +62,19 @@ TEST(LinearSolverLoosened, StopsAtTheLooserToleranceAndKeepsItsOwn) {
   EXPECT_EQ(solver.statistics().solves, 4);
 }
 
+// Jacobi-preconditioned, 25 fixed Chebyshev iterations on [lower, upper].
+SolverSettings fixed_chebyshev_on(double lower, double upper) {
+  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
+  settings.preconditioner = PCJACOBI;
+  settings.fixed_chebyshev = SolverSettings::FixedChebyshev{lower, upper, 25};
+  return settings;
+}
+
 TEST(LinearSolverLoosened, AFixedChebyshevSolveRunsTheIterationsItsBoundsNeed) {
   OwnedMat a = laplacian_7pt(6);
   auto system = system_for(a);
-  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
-  settings.preconditioner = PCJACOBI;
   // 2 ((sqrt(5) - 1) / (sqrt(5) + 1))^k = 2 (0.382)^k <= 1e-5 from k = 13.
-  settings.fixed_chebyshev = SolverSettings::FixedChebyshev{0.5, 2.5, 25};
+  const SolverSettings settings = fixed_chebyshev_on(0.5, 2.5);
   {
     LinearSolver solver(PETSC_COMM_SELF, "loose_cheby_", settings);
     solver.set_operator(a);
@@ -90,10 +96,8 @@ TEST(LinearSolverLoosened, AFixedChebyshevSolveRunsTheIterationsItsBoundsNeed) {
 TEST(LinearSolverLoosened, AFixedChebyshevSolveStopsBeforePetscsRecurrenceOverflows) {
   OwnedMat a = laplacian_7pt(4);
   auto system = system_for(a);
-  SolverSettings settings = SolverSettings::for_kind(SolverKind::elliptic);
-  settings.preconditioner = PCJACOBI;
   // The Jacobi-scaled 7-point Laplacian's spectrum lies in (0, 2): bounds that contain it.
-  settings.fixed_chebyshev = SolverSettings::FixedChebyshev{0.05, 2.0, 25};
+  const SolverSettings settings = fixed_chebyshev_on(0.05, 2.0);
   ScopedOption many("-overflow_ksp_max_it", "5000");
   LinearSolver solver(PETSC_COMM_SELF, "overflow_", settings);
   const double rate = (std::sqrt(40.0) - 1) / (std::sqrt(40.0) + 1);

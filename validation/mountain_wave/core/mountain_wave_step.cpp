@@ -88,8 +88,9 @@ void MountainWaveModel::assemble_pressure(StepTimes& times, bool with_stabilisat
 
 // On a fixed mesh M, D (and G) and K do not change: they are assembled by the model's first
 // step, and K + P again whenever P is (every -stabilisation_interval steps, as the published
-// model re-assembles its stabilisation). Assembling them every step cost about 2 ms per step on
-// one H100 at 553 k tets (bench/results/mountainwave-levers-h100-20261128.md).
+// model re-assembles its stabilisation). Assembling M and K + P every step cost 0.15 and 0.23 ms
+// per step on one H100 at 553 k tets, D besides (bench/results/mountainwave-levers-h100-
+// 20261128b.md).
 void MountainWaveModel::assemble_step_operators(StepTimes& times) {
   Systems& s = *systems_;
   if (!constant_operators_ready_) {
