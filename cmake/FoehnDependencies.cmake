@@ -118,6 +118,29 @@ foehn_require(SUNDIALS_FOUND "SUNDIALS 6 (CVODE, KLU and dense linear solvers)" 
 find_package(VTK 9 QUIET COMPONENTS CommonCore CommonDataModel IOXML IOParallelXML)
 foehn_require(VTK_FOUND "VTK 9 (CommonCore, CommonDataModel, IOXML, IOParallelXML)" "libvtk9-dev")
 
+# Mmg 5.8 (libmmg3d), the remesher of foehn/adapt: the prefix scripts/setup-mmg.sh unpacks from
+# PyPI's mmgpy wheel, or any Mmg install with include/mmg/mmg3d/libmmg3d.h. Optional: without it
+# foehn::adapt::remesh reports itself unavailable and its tests skip.
+set(FOEHN_MMG_DIR "" CACHE PATH "Mmg prefix (scripts/setup-mmg.sh); empty: no remeshing")
+set(FOEHN_HAVE_MMG OFF)
+if(FOEHN_MMG_DIR)
+  find_path(FOEHN_MMG_INCLUDE_DIR mmg/mmg3d/libmmg3d.h PATHS "${FOEHN_MMG_DIR}/include"
+            NO_DEFAULT_PATH NO_CACHE)
+  find_library(FOEHN_MMG3D_LIBRARY mmg3d PATHS "${FOEHN_MMG_DIR}/lib64" "${FOEHN_MMG_DIR}/lib"
+               NO_DEFAULT_PATH NO_CACHE)
+  if(NOT FOEHN_MMG_INCLUDE_DIR OR NOT FOEHN_MMG3D_LIBRARY)
+    message(FATAL_ERROR "FOEHN_MMG_DIR=${FOEHN_MMG_DIR} has no include/mmg/mmg3d/libmmg3d.h and "
+                        "lib64/libmmg3d.so (run scripts/setup-mmg.sh, or leave it empty)")
+  endif()
+  add_library(Foehn::mmg3d SHARED IMPORTED GLOBAL)
+  set_target_properties(Foehn::mmg3d PROPERTIES IMPORTED_LOCATION "${FOEHN_MMG3D_LIBRARY}"
+                                                INTERFACE_INCLUDE_DIRECTORIES "${FOEHN_MMG_INCLUDE_DIR}")
+  get_filename_component(_foehn_mmg_lib_dir "${FOEHN_MMG3D_LIBRARY}" DIRECTORY)
+  list(APPEND CMAKE_INSTALL_RPATH "${_foehn_mmg_lib_dir}")
+  set(FOEHN_HAVE_MMG ON)
+endif()
+message(STATUS "Foehn: Mmg remeshing: ${FOEHN_HAVE_MMG} (${FOEHN_MMG_DIR})")
+
 # Boost.Graph headers (reverse Cuthill-McKee node ordering); header-only.
 find_package(Boost 1.71 CONFIG QUIET)
 foehn_require(Boost_FOUND "the Boost headers (Boost.Graph)" "libboost-graph-dev")

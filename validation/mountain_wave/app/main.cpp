@@ -17,10 +17,12 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "adaptation.hpp"
 #include "boundary_conditions.hpp"
 #include "external_mesh.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/statistics.hpp"
+#include "foehn/mesh/vtk_io.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/generated_mesh.hpp"
 #include "foehn/petsc/log_events.hpp"
@@ -298,7 +300,8 @@ petsc::DistributedMesh build_mesh(RunOptions& o, const Ranks& ranks,
     petsc::detail::run_collectively(ranks.comm, [&] {
       if (ranks.rank == 0) write_mesh_topology_file(topology_file, input_mesh);
     });
-  if (!o.tracers.enabled()) input_mesh = TetMesh{};  // before the model takes the memory
+  // Before the model takes the memory; the tracer parcels and the adaptation keep it.
+  if (!o.tracers.enabled() && !o.adapt.enabled()) input_mesh = TetMesh{};
   choose_time_step(o, shortest_edge(mesh.local, ranks.comm));
   clock.files = clock.watch.seconds();
   return mesh;
@@ -329,6 +332,11 @@ struct StepsMeasured {
   StepTimings timings;
   StepBreakdown breakdown;
   GpuMemoryUse gpu_memory;
+  std::int64_t steps_run = 0;
+  // Timed steps the current model's systems counted (a new mesh brings a new model).
+  std::int64_t system_steps = 0;
+  std::vector<AdaptCycle> adaptations;
+  Stopwatch run_clock;  // from the first step
 };
 
 // The step lines' header; the Krylov iteration columns are the systems' names, in table order.
@@ -357,21 +365,32 @@ void print_step_line(const MountainWaveModel& model, const StepReport& last) {
 }
 
 // Steps to -end_time (or -max_steps), writing the outputs every -output_interval, checkpoints
-// every -checkpoint_interval steps, and both at the end.
-StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& o,
-                        const petsc::DistributedMesh& mesh, const Ranks& ranks) {
-  StepsMeasured measured;
-  std::int64_t steps_run = 0;
+// every -checkpoint_interval steps, and both at the end; with -adapt_interval, stops before
+// that at the next multiple of the interval instead. True when the run is over.
+bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& o,
+               const petsc::DistributedMesh& mesh, const Ranks& ranks, StepsMeasured& measured) {
+  std::int64_t& steps_run = measured.steps_run;
+  const auto adapt_due = [&] {
+    return o.adapt.enabled() && steps_run > 0 && model.completed_steps() % o.adapt.interval == 0;
+  };
   double next_output =
       o.output_interval > 0
           ? (std::floor(model.time() / o.output_interval + 1e-9) + 1) * o.output_interval
           : INFINITY;
   bool cfl_warned = false;
   if (ranks.rank == 0) print_step_header();
-  while (model.time() < o.end_time - 1e-9 * o.numerics.dt &&
-         (o.max_steps < 0 || steps_run < o.max_steps)) {
+  const auto over = [&] {
+    return !(model.time() < o.end_time - 1e-9 * o.numerics.dt &&
+             (o.max_steps < 0 || steps_run < o.max_steps));
+  };
+  bool first = true;
+  while (!over() && (first || !adapt_due())) {
+    first = false;
     // The systems' own counts start with the first timed step, as the tables' do.
-    if (steps_run == o.timing_warmup_steps) model.reset_system_times();
+    if (steps_run == o.timing_warmup_steps) {
+      model.reset_system_times();
+      measured.system_steps = 0;
+    }
     const CudaCallCounts calls_before = cuda_call_counts();
     const StepReport& last = measured.last = model.step();
     const CudaCallCounts step_calls = cuda_call_counts() - calls_before;
@@ -393,6 +412,7 @@ StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const Run
     if (steps_run > o.timing_warmup_steps) {
       add_times(measured.timings, last.times);
       measured.breakdown.add(last, step_calls);
+      ++measured.system_steps;
     }
     if (ranks.rank == 0) print_step_line(model, last);
     if (model.time() >= next_output - 1e-9 * o.numerics.dt) {
@@ -402,11 +422,12 @@ StepsMeasured run_steps(MountainWaveModel& model, RunOutputs& outputs, const Run
     if (o.checkpoint_interval > 0 && model.completed_steps() % o.checkpoint_interval == 0)
       outputs.write_checkpoint(model.state());
   }
+  if (!over()) return false;
   if (o.output_interval == 0 ||
       model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
     outputs.write(model.state());
   outputs.write_checkpoint(model.state());
-  return measured;
+  return true;
 }
 
 // timing.md and timing.json (the largest time over the ranks), run.json. Collective.
@@ -428,15 +449,40 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
     }
   }
   nlohmann::json step_breakdown = measured.breakdown.json(ranks.comm);  // collective
-  const std::int64_t timed_steps = measured.timings.steps();
-  // Collective, with the same step count on every rank.
+  const std::int64_t timed_steps = measured.system_steps;
+  // Collective, with the same step count on every rank. After an adaptation, the last mesh's
+  // model's steps only.
   step_breakdown["systems"] = timed_steps > 0
                                   ? system_report(model.system_times(), timed_steps, ranks.comm)
                                   : nlohmann::json::array();
   if (ranks.rank != 0) return;
   if (timed_steps > 0)
     std::printf("\n%s\n", system_report_markdown(step_breakdown["systems"], timed_steps).c_str());
+  nlohmann::json adaptations = nlohmann::json::array();
+  double adapt_seconds = 0;
+  for (const AdaptCycle& c : measured.adaptations) {
+    adapt_seconds += c.total();
+    adaptations.push_back({{"step", c.step},
+                           {"nodes_before", c.nodes_before},
+                           {"nodes_after", c.nodes_after},
+                           {"tets_after", c.tets_after},
+                           {"metric_complexity", c.complexity},
+                           {"boundary_nodes", c.boundary_nodes},
+                           {"incomplete", c.incomplete},
+                           {"seconds",
+                            {{"total", c.total()},
+                             {"gather", c.gather},
+                             {"metric", c.metric},
+                             {"remesh", c.remesh},
+                             {"transfer", c.transfer},
+                             {"distribute", c.distribute},
+                             {"new_model", c.setup}}},
+                           {"tracer_correction", c.tracer_correction}});
+  }
   const nlohmann::json run = {{"steps", model.completed_steps()},
+                              {"run_seconds", measured.run_clock.seconds()},
+                              {"adapt_seconds", adapt_seconds},
+                              {"adaptations", adaptations},
                               {"time", model.time()},
                               {"dt", o.numerics.dt},
                               {"cfl", measured.last.cfl},
@@ -467,24 +513,57 @@ void run() {
                  ranks.rank, why_not_counted.c_str());
 
   SetupClock clock;
-  TetMesh input_mesh;  // rank 0: the topology file, then the tracer parcels' field
-  const std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
-  const petsc::DistributedMesh mesh = build_mesh(o, ranks, topology_file, input_mesh, clock);
-  MountainWaveModel model(mesh, o.domain, o.physics, o.numerics);
+  // Rank 0: the topology file, then the tracer parcels' field or the mesh to adapt.
+  TetMesh input_mesh;
+  std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
+  auto mesh = std::make_unique<petsc::DistributedMesh>(
+      build_mesh(o, ranks, topology_file, input_mesh, clock));
+  auto model = std::make_unique<MountainWaveModel>(*mesh, o.domain, o.physics, o.numerics);
   clock.model = clock.watch.seconds();
-  const std::string fingerprint = fingerprint_of(o, backend, model.device_solves(), ranks.count);
-  model.set_state(
+  const std::string fingerprint = fingerprint_of(o, backend, model->device_solves(), ranks.count);
+  model->set_state(
       o.restart.empty()
-          ? model.initial_state()
-          : read_checkpoint(mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
-  print_setup(o, mesh, model, ranks, clock);
+          ? model->initial_state()
+          : read_checkpoint(*mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
+  print_setup(o, *mesh, *model, ranks, clock);
   MPI_Barrier(ranks.comm);
 
-  RunOutputs outputs(o, mesh, model, input_mesh, topology_file, fingerprint);
-  if (o.restart.empty()) outputs.write(model.state());
-  check_whole_steps_to_end(o, model.time());
-  const StepsMeasured measured = run_steps(model, outputs, o, mesh, ranks);
-  write_reports(measured, model, outputs, o, mesh, ranks);
+  auto outputs =
+      std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint);
+  if (o.restart.empty()) outputs->write(model->state());
+  check_whole_steps_to_end(o, model->time());
+  // The node budget of every adaptation: the starting mesh's size unless given.
+  if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
+  StepsMeasured measured;
+  while (!run_steps(*model, *outputs, o, *mesh, ranks, measured)) {
+    // A new mesh: the old model, its solvers and its outputs go before the new ones are built.
+    AdaptCycle cycle;
+    ModelState adapted_state;
+    auto adapted = std::make_unique<petsc::DistributedMesh>(
+        adapt(*mesh, model->state(), input_mesh, o.adapt, adapted_state, cycle));
+    const Stopwatch setup;
+    outputs.reset();
+    model.reset();
+    mesh = std::move(adapted);
+    model = std::make_unique<MountainWaveModel>(*mesh, o.domain, o.physics, o.numerics);
+    model->set_state(adapted_state);
+    topology_file = o.output_dir / step_file_name("mountainwave_mesh", cycle.step, ".h5");
+    petsc::detail::run_collectively(ranks.comm, [&] {
+      if (ranks.rank != 0) return;
+      write_mesh_topology_file(topology_file, input_mesh);
+      write_vtu(input_mesh, o.output_dir / step_file_name("adapted_mesh", cycle.step, ".vtu"));
+    });
+    outputs = std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint,
+                                           /*continues=*/true);
+    cycle.setup = setup.seconds();
+    measured.system_steps = 0;
+    measured.adaptations.push_back(cycle);
+    // How many interior nodes Mmg made of this complexity: the next request is corrected by it.
+    o.adapt.interior_nodes_per_complexity =
+        static_cast<double>(cycle.nodes_after - cycle.boundary_nodes) / cycle.complexity;
+    if (ranks.rank == 0) std::printf("foehn-mountainwave: %s\n", describe(cycle).c_str());
+  }
+  write_reports(measured, *model, *outputs, o, *mesh, ranks);
 }
 
 }  // namespace
@@ -502,7 +581,9 @@ int main(int argc, char** argv) {
        "  [-output_dir out]\n"
        "  [-output_interval 600] [-checkpoint_interval N] [-restart FILE]\n"
        "  [-tracer_columns N -tracer_levels M]: air parcels carried by the flow (tracers.pvd, "
-       "*.csv)\n" +
+       "*.csv)\n"
+       "  [-adapt_interval N [-adapt_hmin 125 -adapt_hmax 10000 -adapt_nodes N ...]]: "
+       "adapt the mesh every N steps (Mmg)\n" +
            foehn::mountainwave::linear_systems_help()},
       [] { foehn::mountainwave::run(); });
 }

@@ -6,6 +6,7 @@
 #include <limits>
 #include <vector>
 
+#include "foehn/adapt/remesh.hpp"
 #include "foehn/petsc/option_table.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/memory_budget.hpp"
@@ -183,12 +184,56 @@ void declare_output_options(petsc::OptionTable& t, RunOptions& o, PathTexts& pat
       .without_effect_on_results();
 }
 
+// The adaptive run (adaptation.hpp, docs/adaptivity.md). Every one defines results.
+void declare_adapt_options(petsc::OptionTable& t, AdaptOptions& a) {
+  t.integer("-adapt_interval", "Steps between mesh adaptations (0: a fixed mesh)", &a.interval,
+            {0, IntegerRange{}.max})
+      .real("-adapt_hmin", "Adaptation: the shortest edge asked for, m", &a.h_min,
+            RealRange::above(0))
+      .real("-adapt_hmax", "Adaptation: the longest edge asked for, m", &a.h_max,
+            RealRange::above(0))
+      .real("-adapt_max_aspect", "Adaptation: the largest ratio of a node's edge lengths",
+            &a.max_aspect, RealRange::closed(1, 1e4))
+      .real("-adapt_nodes", "Adaptation: about the nodes wanted (0: as many as the starting mesh)",
+            &a.nodes, RealRange::closed(0, 1e9))
+      .real("-adapt_norm", "Adaptation: p of the metric's L^p normalisation (>= 1)", &a.norm_order,
+            RealRange::closed(1, 1e6))
+      .real("-adapt_gradation",
+            "Adaptation: the largest length ratio of neighbouring edges (0: off; Mmg's -hgrad)",
+            &a.gradation, RealRange::closed(0, 10));
+}
+
 void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,
              PathTexts& paths) {
   declare_mesh_options(t, o.domain, cells, tets, paths);
   declare_physics_options(t, o.physics);
   declare_numerics_options(t, o, o.numerics);
   declare_output_options(t, o, paths);
+  declare_adapt_options(t, o.adapt);
+}
+
+void check_adapt_options(const RunOptions& o) {
+  const AdaptOptions& a = o.adapt;
+  if (!a.enabled()) return;
+  if (!(a.h_min < a.h_max))
+    fail(ErrorCategory::invalid_input, "-adapt_hmin ", a.h_min, " m must be below -adapt_hmax ",
+         a.h_max, " m");
+  if (!(a.gradation == 0 || a.gradation > 1))
+    fail(ErrorCategory::invalid_input, "-adapt_gradation ", a.gradation,
+         " must be 0 (off) or above 1");
+  if (!adapt::remeshing_available())
+    fail(ErrorCategory::unavailable, "-adapt_interval ", a.interval,
+         ": this build of Foehn has no Mmg (scripts/setup-mmg.sh, FOEHN_MMG_DIR)");
+  if (o.mesh_partition == MeshPartition::slabs)
+    fail(ErrorCategory::invalid_input,
+         "-adapt_interval: the adaptation needs the whole mesh on rank 0; use -mesh_partition "
+         "metis or auto");
+  if (o.tracers.enabled())
+    fail(ErrorCategory::invalid_input,
+         "-adapt_interval with -tracer_columns: the tracer parcels do not follow a new mesh yet");
+  if (!o.restart.empty())
+    fail(ErrorCategory::invalid_input,
+         "-adapt_interval with -restart: an adaptive run cannot be restarted yet");
 }
 
 }  // namespace
@@ -255,6 +300,7 @@ RunOptions read_run_options(MPI_Comm comm) {
     fail(ErrorCategory::invalid_input,
          "-mesh_partition slabs: the tracer parcels "
          "(-tracer_columns) need the whole mesh on rank 0; use -mesh_partition metis or auto");
+  check_adapt_options(o);
   if (o.tracers.enabled() && !(o.tracers.z_top >= o.tracers.z_bottom))
     fail(ErrorCategory::invalid_input, "-tracer_z_top (", o.tracers.z_top,
          ") must be >= -tracer_z_bottom (", o.tracers.z_bottom, ")");
@@ -291,7 +337,8 @@ bool builds_mesh_in_slabs(const RunOptions& o, int ranks) {
     case MeshPartition::automatic:
       break;
   }
-  return ranks > 1 && !o.tracers.enabled() && o.domain.cells_x >= min_slab_cells * ranks;
+  return ranks > 1 && !o.tracers.enabled() && !o.adapt.enabled() &&
+         o.domain.cells_x >= min_slab_cells * ranks;
 }
 
 }  // namespace foehn::mountainwave

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "adaptation.hpp"
 #include "case.hpp"
 #include "foehn/mesh/mountain.hpp"
 #include "tracer_parcels.hpp"
@@ -45,6 +46,7 @@ struct RunOptions {
   std::string timing_label;                  // -timing_label, e.g. "1 CPU core + 1 GPU"
   bool count_cuda_calls = false;             // -count_cuda_calls: kernels, syncs per system
   TracerSeeding tracers;                     // -tracer_columns, -tracer_levels, -tracer_x, ...
+  AdaptOptions adapt;                        // -adapt_interval, -adapt_hmin, ...
 };
 
 // Reads the options; throws foehn::Error (invalid_input) naming a bad value.

@@ -10,20 +10,15 @@
 
 namespace foehn::mountainwave {
 
-namespace {
-
-// "sections_000010.h5": the step number, six digits.
 std::string step_file_name(const char* kind, std::int64_t step, const char* extension) {
   char name[64];
   std::snprintf(name, sizeof name, "%s_%06lld%s", kind, static_cast<long long>(step), extension);
   return name;
 }
 
-}  // namespace
-
 RunOutputs::RunOutputs(const RunOptions& options, const petsc::DistributedMesh& mesh,
                        MountainWaveModel& model, TetMesh& input_mesh,
-                       std::filesystem::path topology_file, std::string fingerprint)
+                       std::filesystem::path topology_file, std::string fingerprint, bool continues)
     : options_(options),
       mesh_(mesh),
       comm_(mesh.comm),
@@ -37,7 +32,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const petsc::DistributedMesh& 
   const RunOptions& o = options_;
   if (o.write_vtk) {
     series_ = std::make_unique<OutputSeries>(mesh, o.output_dir, "mountainwave");
-    if (!o.restart.empty()) series_->resume(model.time());
+    if (!o.restart.empty() || continues) series_->resume(model.time());
   }
   if (o.write_sections) sampler_ = std::make_unique<SectionSampler>(mesh, SectionGrid{});
   // Keep the interrupted run's snapshots up to the restart; later ones are written again. A bad
@@ -52,7 +47,7 @@ RunOutputs::RunOutputs(const RunOptions& options, const petsc::DistributedMesh& 
   if (o.tracers.enabled())
     tracers_ = std::make_unique<TracerParcels>(mesh, rank_ == 0 ? &input_mesh : nullptr, o.tracers,
                                                model.state());
-  input_mesh = TetMesh{};  // the tracers' field keeps what it needs
+  if (tracers_) input_mesh = TetMesh{};  // the tracers' field keeps what it needs
 }
 
 RunOutputs::~RunOutputs() = default;

@@ -21,15 +21,19 @@
 
 namespace foehn::mountainwave {
 
+// "sections_000010.h5": the kind, the step number in six digits, the extension.
+std::string step_file_name(const char* kind, std::int64_t step, const char* extension);
+
 class RunOutputs {
  public:
   // Collective. `input_mesh`: rank 0's whole mesh, which the tracer parcels move through (it is
-  // emptied once they have what they need). On a restart the series continue after the
-  // restart's time, and the tracers' .pvd keeps the entries up to it. `topology_file` holds the
-  // tets the checkpoints' XDMF files point to; `fingerprint` is stored in every checkpoint.
+  // emptied once they have what they need). On a restart, or when `continues` (a new mesh of an
+  // adaptive run), the series continue after the model's time, and on a restart the tracers'
+  // .pvd keeps the entries up to it. `topology_file` holds the tets the checkpoints' XDMF files
+  // point to; `fingerprint` is stored in every checkpoint.
   RunOutputs(const RunOptions& options, const petsc::DistributedMesh& mesh,
              MountainWaveModel& model, TetMesh& input_mesh, std::filesystem::path topology_file,
-             std::string fingerprint);
+             std::string fingerprint, bool continues = false);
   ~RunOutputs();
 
   // Collective: the series, sections and tracers of `state` (at its step number).

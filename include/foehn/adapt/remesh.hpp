@@ -1,0 +1,59 @@
+#pragma once
+// Anisotropic remeshing of a whole tetrahedral mesh to a metric field, by Mmg 5.8 (mmg3d, LGPL;
+// scripts/setup-mmg.sh unpacks it from PyPI's mmgpy wheel). Foehn does not remesh by itself:
+// this hands the mesh and the metric to Mmg, takes its mesh back and checks it.
+//
+//   foehn::adapt::RemeshOptions options;   // the boundary kept as it is, gradation 1.3
+//   foehn::adapt::RemeshReport report;
+//   foehn::TetMesh adapted = foehn::adapt::remesh(mesh, metric, options, &report);
+//
+// Mmg runs on one process (ParMmg is not used): a distributed model gathers its mesh first.
+#include <cstddef>
+#include <span>
+
+#include "foehn/adapt/metric_math.hpp"
+#include "foehn/mesh/tet_mesh.hpp"
+
+namespace foehn::adapt {
+
+struct RemeshOptions {
+  // Keep every boundary triangle and its nodes exactly as they are (Mmg's -nosurf). This keeps
+  // the terrain exact and the boundary tags where they were; only the interior is remeshed, and
+  // the cells next to the boundary grade from the boundary's sizes. False lets Mmg adapt the
+  // boundary too, within `hausdorff` of its own smooth reconstruction of the surface (planes
+  // and the edges between differently tagged parts stay; a curved terrain is then approximated).
+  bool keep_boundary = true;
+  // The largest ratio of the lengths of neighbouring edges that Mmg lets the metric ask for
+  // (its -hgrad, applied to the metric before remeshing); 0 leaves the metric ungradated.
+  double gradation = 1.3;
+  // With keep_boundary false: the largest distance, in metres, of the new boundary from Mmg's
+  // reconstruction of the old one (its -hausd). 0: Mmg's default (1% of the bounding box).
+  double hausdorff = 0;
+  // Mmg's own output: -1 silent (the default), up to 10.
+  int verbosity = -1;
+};
+
+struct RemeshReport {
+  std::size_t nodes = 0, tets = 0, boundary_faces = 0;
+  // Mmg returned MMG5_LOWFAILURE: it could not finish the adaptation, but the mesh it returned
+  // is conforming and passed the checks (the caller may go on with it or not).
+  bool incomplete = false;
+  double seconds = 0;  // the Mmg call itself, conversions and checks included
+};
+
+// True when this build of Foehn has Mmg (FOEHN_MMG_DIR at configure time).
+bool remeshing_available() noexcept;
+
+// The mesh Mmg builds for `metric` (one per node). Nodes are renumbered; tet_tags and boundary
+// tags keep their values (Mmg's references); node and tet fields are not carried (transfer
+// nodal fields with interpolate_nodal_fields). The result is checked as check_mesh checks a
+// mesh, boundary triangles are oriented outwards, and with keep_boundary every boundary triangle
+// of `mesh` is one of the result's with the same tag and the same coordinates.
+// Errors: unavailable without Mmg; invalid_input for a mesh or metric Mmg cannot take (sizes,
+// counts beyond Mmg's 32-bit indices, a metric that is not finite and positive definite,
+// options out of range), naming it; internal when Mmg fails or returns a mesh that does not
+// pass the checks.
+TetMesh remesh(const TetMesh& mesh, std::span<const Sym3<double>> metric,
+               const RemeshOptions& options = {}, RemeshReport* report = nullptr);
+
+}  // namespace foehn::adapt

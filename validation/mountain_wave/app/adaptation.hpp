@@ -1,0 +1,65 @@
+#pragma once
+// The adaptive run of foehn-mountainwave (-adapt_interval N): every N steps the state is
+// gathered on rank 0, a metric is built from the recovered Hessians of the speed |u| and of
+// theta' (foehn/adapt: the fields the published run adapts to), Mmg remeshes the interior to it
+// with the boundary kept exactly, every field is interpolated to the new nodes (the tracers
+// rescaled to keep their integrals), and the new mesh is split over the ranks again. The caller
+// then builds a new model on it: the solvers, the hand-off and the operators are rebuilt whole.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+#include "foehn/mesh/tet_mesh.hpp"
+#include "foehn/petsc/distributed_mesh.hpp"
+#include "model_state.hpp"
+
+namespace foehn::mountainwave {
+
+struct AdaptOptions {
+  std::int64_t interval = 0;  // -adapt_interval, steps between adaptations (0: a fixed mesh)
+  double h_min = 125;         // -adapt_hmin, m: the published run's finest edge
+  double h_max = 10000;       // -adapt_hmax, m: its coarsest
+  double max_aspect = 100;    // -adapt_max_aspect: the largest ratio of a node's edge lengths
+  // -adapt_nodes: about the nodes wanted (0: as many as the starting mesh has, resolved before
+  // the first step). The boundary's nodes are kept; the metric's complexity is set to the
+  // interior's share divided by interior_nodes_per_complexity.
+  double nodes = 0;
+  // The interior nodes Mmg makes per unit of the metric's complexity (edges about unit long in
+  // the metric): measured at each adaptation and used for the next. The first guess is what the
+  // default case gave on its first adaptation.
+  double interior_nodes_per_complexity = 1.5;
+  double norm_order = 2;   // -adapt_norm: p of the L^p normalisation
+  double gradation = 1.3;  // -adapt_gradation: Mmg's -hgrad (0: off)
+
+  bool enabled() const noexcept { return interval > 0; }
+};
+
+// What one adaptation cost and gave, in seconds of wall time on rank 0 (the others wait).
+struct AdaptCycle {
+  std::int64_t step = 0;
+  std::int64_t nodes_before = 0, nodes_after = 0, tets_after = 0;
+  double gather = 0, metric = 0, remesh = 0, transfer = 0, distribute = 0;
+  double setup = 0;                 // the new model, set by the caller
+  double complexity = 0;            // of the metric Mmg was given
+  std::int64_t boundary_nodes = 0;  // kept as they were
+  bool incomplete = false;          // Mmg could not finish (its conforming mesh is used)
+  std::size_t outside = 0;          // new nodes outside the old mesh (none with the boundary kept)
+  double tracer_correction = 0;     // the largest |factor - 1| of the conservative rescaling
+
+  double total() const noexcept { return gather + metric + remesh + transfer + distribute + setup; }
+};
+
+// Collective. Adapts rank 0's `whole` mesh (the mesh `mesh` was distributed from, in its input
+// numbering, with boundary kinds) to `state` (this rank's local state) and returns the new
+// distributed mesh with the state on it in `adapted_state` (time and step kept). `whole` becomes
+// the new whole mesh (reordered for locality, boundary kinds marked). An error on rank 0 (Mmg
+// failed, a metric could not be built) is thrown on every rank.
+petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelState& state,
+                             TetMesh& whole, const AdaptOptions& options, ModelState& adapted_state,
+                             AdaptCycle& cycle);
+
+// One line for the run log.
+std::string describe(const AdaptCycle& cycle);
+
+}  // namespace foehn::mountainwave
