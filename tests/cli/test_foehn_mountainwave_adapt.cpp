@@ -26,7 +26,7 @@ class AdaptiveMountainWave : public ::testing::Test {
   }
   RunResult run(const std::string& arguments) {
     return foehn::testing::run_command("cd " + folder_.path().string() + " && " +
-                                       FOEHN_MOUNTAINWAVE_TOOL + " -sections 0 " + arguments);
+                                       FOEHN_MOUNTAINWAVE_TOOL + " " + arguments);
   }
   nlohmann::json run_json(const std::string& folder) {
     std::ifstream in(folder_.path() / folder / "run.json");
@@ -74,14 +74,48 @@ TEST_F(AdaptiveMountainWave, AdaptsAtEveryIntervalWritesEachMeshAndReportsTheCyc
 
   // The paper's fixed-mesh validation starts from such a mesh, read with -mesh.
   const RunResult fixed =
-      run("-mesh out/adapted_mesh_000004.vtu -max_steps 2 -vtk 0 -output_dir fixed");
+      run("-mesh out/adapted_mesh_000004.vtu -max_steps 2 -vtk 0 -sections 0 -output_dir fixed");
   ASSERT_EQ(fixed.exit_code, 0) << fixed.output;
   EXPECT_EQ(run_json("fixed")["nodes"], cycles[1]["nodes_after"]);
 }
 
+// A restart continues on the mesh its checkpoint lies on (the adaptation it came from is
+// recorded in the checkpoint), with the run's node budget and calibration: from between two
+// adaptations and from the step of one (which is then done first), the final state is bitwise
+// the uninterrupted run's.
+TEST_F(AdaptiveMountainWave, ARestartAcrossAnAdaptationContinuesBitwise) {
+  const std::string options =
+      "-mesh_cells 6,6,4 -end_time 120 -adapt_interval 2 -adapt_hmin 500 -vtk 0 "
+      "-output_interval 120 -foehn_backend cpu ";
+  const RunResult whole = run(options + "-checkpoint_interval 1 -output_dir whole");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const auto sections = [&](const std::string& folder) {
+    std::ifstream in(folder_.path() / folder / "sections_000006.h5", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string expected = sections("whole");
+  ASSERT_GT(expected.size(), 1000u);
+  for (const char* step : {"3", "4"}) {
+    SCOPED_TRACE(step);
+    const std::string folder = std::string("from") + step;
+    const RunResult r =
+        run(options + "-restart whole/checkpoint_00000" + step + ".h5 -output_dir " + folder);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("restarting on the mesh adapted at step 2"), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("adapted at step 4:"), std::string::npos) << r.output;
+    EXPECT_EQ(sections(folder), expected);
+  }
+  // A checkpoint whose adapted mesh is gone is refused naming the file.
+  std::filesystem::remove(folder_.path() / "whole" / "adapted_mesh_000002.vtu");
+  const RunResult missing = run(options + "-restart whole/checkpoint_000003.h5 -output_dir gone");
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("adapted_mesh_000002.vtu"), std::string::npos) << missing.output;
+}
+
 TEST_F(AdaptiveMountainWave, OptionsThatCannotWorkAreRefused) {
   const auto refused = [&](const std::string& arguments, const std::string& mention) {
-    const RunResult r = run("-vtk 0 -output_dir out -mesh_cells 4,4,2 " + arguments);
+    const RunResult r = run("-vtk 0 -sections 0 -output_dir out -mesh_cells 4,4,2 " + arguments);
     EXPECT_EQ(r.exit_code, 2) << r.output;
     EXPECT_NE(r.output.find(mention), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("adapted at"), std::string::npos) << r.output;
@@ -89,7 +123,6 @@ TEST_F(AdaptiveMountainWave, OptionsThatCannotWorkAreRefused) {
   refused("-adapt_interval 2 -adapt_hmin 2000 -adapt_hmax 1000", "-adapt_hmin 2000 m");
   refused("-adapt_interval 2 -mesh_partition slabs", "-mesh_partition metis");
   refused("-adapt_interval 2 -tracer_columns 2 -tracer_levels 2", "-tracer_columns");
-  refused("-adapt_interval 2 -restart nothing.h5", "-restart");
   refused("-adapt_interval -3", "-adapt_interval");
   refused("-adapt_interval 2 -adapt_gradation 0.5", "-adapt_gradation 0.5");
 }

@@ -11,6 +11,7 @@
 #include "foehn/adapt/remesh.hpp"
 #include "foehn/adapt/transfer.hpp"
 #include "foehn/mesh/reorder.hpp"
+#include "foehn/mesh/vtk_io.hpp"
 #include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/runtime/error.hpp"
@@ -116,7 +117,8 @@ ModelState scatter_state(const petsc::DistributedMesh& mesh, ModelState& whole_s
 }  // namespace
 
 petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelState& state,
-                             TetMesh& whole, const AdaptOptions& options, ModelState& adapted_state,
+                             TetMesh& whole, const AdaptOptions& options,
+                             const std::filesystem::path& mesh_file, ModelState& adapted_state,
                              AdaptCycle& cycle) {
   Stopwatch watch;
   cycle = AdaptCycle{};
@@ -147,6 +149,7 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
     adapt::RemeshReport report;
     adapted = adapt::remesh(whole, metric, remesh_options, &report);
     cycle.incomplete = report.incomplete;
+    write_vtu(adapted, mesh_file);
     reorder_for_locality(adapted);
     mark_boundary_kinds(adapted);
     cycle.remesh = watch.lap();
@@ -161,6 +164,12 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
   cycle.nodes_after = distributed.global_nodes;
   cycle.tets_after = distributed.global_tets;
   return distributed;
+}
+
+std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std::int64_t step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "adapted_mesh_%06lld.vtu", static_cast<long long>(step));
+  return folder / name;
 }
 
 std::string describe(const AdaptCycle& c) {

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include "foehn/mesh/tet_mesh.hpp"
@@ -52,12 +53,18 @@ struct AdaptCycle {
 
 // Collective. Adapts rank 0's `whole` mesh (the mesh `mesh` was distributed from, in its input
 // numbering, with boundary kinds) to `state` (this rank's local state) and returns the new
-// distributed mesh with the state on it in `adapted_state` (time and step kept). `whole` becomes
-// the new whole mesh (reordered for locality, boundary kinds marked). An error on rank 0 (Mmg
-// failed, a metric could not be built) is thrown on every rank.
+// distributed mesh with the state on it in `adapted_state` (time and step kept). Rank 0 writes
+// Mmg's mesh to `mesh_file` (.vtu) as it came, so that reading it with -mesh or for a restart
+// gives the same mesh in the same numbering; `whole` becomes that mesh reordered for locality,
+// with boundary kinds. An error on rank 0 (Mmg failed, a metric could not be built, the file
+// could not be written) is thrown on every rank.
 petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelState& state,
-                             TetMesh& whole, const AdaptOptions& options, ModelState& adapted_state,
+                             TetMesh& whole, const AdaptOptions& options,
+                             const std::filesystem::path& mesh_file, ModelState& adapted_state,
                              AdaptCycle& cycle);
+
+// The file adapt writes for the adaptation at `step`: <folder>/adapted_mesh_<step>.vtu.
+std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std::int64_t step);
 
 // One line for the run log.
 std::string describe(const AdaptCycle& cycle);

@@ -22,7 +22,6 @@
 #include "external_mesh.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/statistics.hpp"
-#include "foehn/mesh/vtk_io.hpp"
 #include "foehn/petsc/device_binding.hpp"
 #include "foehn/petsc/generated_mesh.hpp"
 #include "foehn/petsc/log_events.hpp"
@@ -280,6 +279,19 @@ Backend choose_backend(RunOptions& o, const Ranks& ranks) {
   return backend;
 }
 
+// What a restart's checkpoint says about the adaptive run that wrote it (adapted_at_step -1: the
+// run's own mesh, or no adaptive restart). Every rank reads the file's attributes.
+CheckpointInfo adaptive_restart_info(const RunOptions& o, const Ranks& ranks) {
+  CheckpointInfo info;
+  if (!o.adapt.enabled() || o.restart.empty()) return info;
+  petsc::detail::run_collectively(ranks.comm, [&] { info = read_checkpoint_info(o.restart); });
+  if (info.adapted_at_step >= 0 && ranks.rank == 0)
+    std::printf("foehn-mountainwave: restarting on the mesh adapted at step %lld (%s)\n",
+                static_cast<long long>(info.adapted_at_step),
+                adapted_mesh_file(o.restart.parent_path(), info.adapted_at_step).c_str());
+  return info;
+}
+
 // Seconds from the start of the set-up to the end of each of its parts, for the run log.
 struct SetupClock {
   Stopwatch watch;
@@ -367,11 +379,14 @@ void print_step_line(const MountainWaveModel& model, const StepReport& last) {
 // Steps to -end_time (or -max_steps), writing the outputs every -output_interval, checkpoints
 // every -checkpoint_interval steps, and both at the end; with -adapt_interval, stops before
 // that at the next multiple of the interval instead. True when the run is over.
+// `just_adapted`: the model's mesh is new, the adaptation due at its step is done.
 bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& o,
-               const petsc::DistributedMesh& mesh, const Ranks& ranks, StepsMeasured& measured) {
+               const petsc::DistributedMesh& mesh, const Ranks& ranks, StepsMeasured& measured,
+               bool just_adapted) {
   std::int64_t& steps_run = measured.steps_run;
   const auto adapt_due = [&] {
-    return o.adapt.enabled() && steps_run > 0 && model.completed_steps() % o.adapt.interval == 0;
+    return o.adapt.enabled() && model.completed_steps() > 0 &&
+           model.completed_steps() % o.adapt.interval == 0;
   };
   double next_output =
       o.output_interval > 0
@@ -383,9 +398,8 @@ bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& 
     return !(model.time() < o.end_time - 1e-9 * o.numerics.dt &&
              (o.max_steps < 0 || steps_run < o.max_steps));
   };
-  bool first = true;
-  while (!over() && (first || !adapt_due())) {
-    first = false;
+  while (!over() && (just_adapted || !adapt_due())) {
+    just_adapted = false;
     // The systems' own counts start with the first timed step, as the tables' do.
     if (steps_run == o.timing_warmup_steps) {
       model.reset_system_times();
@@ -516,11 +530,27 @@ void run() {
   // Rank 0: the topology file, then the tracer parcels' field or the mesh to adapt.
   TetMesh input_mesh;
   std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
+  // A restart of an adaptive run continues on the mesh its checkpoint lies on, with the node
+  // budget and calibration the run had.
+  const CheckpointInfo restart_info = adaptive_restart_info(o, ranks);
+  const std::filesystem::path given_mesh = o.mesh_file;
+  const double given_nodes = o.adapt.nodes;
+  if (restart_info.adapted_at_step >= 0) {
+    o.mesh_file = adapted_mesh_file(o.restart.parent_path(), restart_info.adapted_at_step);
+    topology_file =
+        o.output_dir / step_file_name("mountainwave_mesh", restart_info.adapted_at_step, ".h5");
+    o.adapt.interior_nodes_per_complexity = restart_info.adapt_interior_nodes_per_complexity;
+    o.adapt.nodes = restart_info.adapt_nodes;
+  }
   auto mesh = std::make_unique<petsc::DistributedMesh>(
       build_mesh(o, ranks, topology_file, input_mesh, clock));
+  o.mesh_file = given_mesh;
   auto model = std::make_unique<MountainWaveModel>(*mesh, o.domain, o.physics, o.numerics);
   clock.model = clock.watch.seconds();
-  const std::string fingerprint = fingerprint_of(o, backend, model->device_solves(), ranks.count);
+  RunOptions as_given = o;  // the case's options, for its fingerprint
+  as_given.adapt.nodes = given_nodes;
+  const std::string fingerprint =
+      fingerprint_of(as_given, backend, model->device_solves(), ranks.count);
   model->set_state(
       o.restart.empty()
           ? model->initial_state()
@@ -530,17 +560,21 @@ void run() {
 
   auto outputs =
       std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint);
-  if (o.restart.empty()) outputs->write(model->state());
-  check_whole_steps_to_end(o, model->time());
   // The node budget of every adaptation: the starting mesh's size unless given.
   if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
+  if (restart_info.adapted_at_step >= 0)
+    outputs->record_adaptation(restart_info.adapted_at_step, o.adapt);
+  if (o.restart.empty()) outputs->write(model->state());
+  check_whole_steps_to_end(o, model->time());
   StepsMeasured measured;
-  while (!run_steps(*model, *outputs, o, *mesh, ranks, measured)) {
+  bool just_adapted = false;
+  while (!run_steps(*model, *outputs, o, *mesh, ranks, measured, just_adapted)) {
     // A new mesh: the old model, its solvers and its outputs go before the new ones are built.
     AdaptCycle cycle;
     ModelState adapted_state;
     auto adapted = std::make_unique<petsc::DistributedMesh>(
-        adapt(*mesh, model->state(), input_mesh, o.adapt, adapted_state, cycle));
+        adapt(*mesh, model->state(), input_mesh, o.adapt,
+              adapted_mesh_file(o.output_dir, model->completed_steps()), adapted_state, cycle));
     const Stopwatch setup;
     outputs.reset();
     model.reset();
@@ -549,18 +583,18 @@ void run() {
     model->set_state(adapted_state);
     topology_file = o.output_dir / step_file_name("mountainwave_mesh", cycle.step, ".h5");
     petsc::detail::run_collectively(ranks.comm, [&] {
-      if (ranks.rank != 0) return;
-      write_mesh_topology_file(topology_file, input_mesh);
-      write_vtu(input_mesh, o.output_dir / step_file_name("adapted_mesh", cycle.step, ".vtu"));
+      if (ranks.rank == 0) write_mesh_topology_file(topology_file, input_mesh);
     });
     outputs = std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint,
                                            /*continues=*/true);
-    cycle.setup = setup.seconds();
-    measured.system_steps = 0;
-    measured.adaptations.push_back(cycle);
     // How many interior nodes Mmg made of this complexity: the next request is corrected by it.
     o.adapt.interior_nodes_per_complexity =
         static_cast<double>(cycle.nodes_after - cycle.boundary_nodes) / cycle.complexity;
+    outputs->record_adaptation(cycle.step, o.adapt);
+    cycle.setup = setup.seconds();
+    measured.system_steps = 0;
+    measured.adaptations.push_back(cycle);
+    just_adapted = true;
     if (ranks.rank == 0) std::printf("foehn-mountainwave: %s\n", describe(cycle).c_str());
   }
   write_reports(measured, *model, *outputs, o, *mesh, ranks);

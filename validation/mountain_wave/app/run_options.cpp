@@ -231,9 +231,6 @@ void check_adapt_options(const RunOptions& o) {
   if (o.tracers.enabled())
     fail(ErrorCategory::invalid_input,
          "-adapt_interval with -tracer_columns: the tracer parcels do not follow a new mesh yet");
-  if (!o.restart.empty())
-    fail(ErrorCategory::invalid_input,
-         "-adapt_interval with -restart: an adaptive run cannot be restarted yet");
 }
 
 }  // namespace

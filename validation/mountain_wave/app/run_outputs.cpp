@@ -82,11 +82,20 @@ void RunOutputs::write_checkpoint(const ModelState& state) {
   const petsc::ScopedLogEvent event(petsc::LogEvent::output);
   const std::filesystem::path path =
       options_.output_dir / step_file_name("checkpoint", state.step, ".h5");
-  mountainwave::write_checkpoint(mesh_, state, path, CheckpointMetadata{fingerprint_});
+  CheckpointMetadata metadata{fingerprint_};
+  metadata.adapted_at_step = adapted_at_step_;
+  metadata.adapt_interior_nodes_per_complexity = adapt_.interior_nodes_per_complexity;
+  metadata.adapt_nodes = adapt_.nodes;
+  mountainwave::write_checkpoint(mesh_, state, path, metadata);
   petsc::detail::run_collectively(comm_, [&] {
     if (rank_ == 0) write_checkpoint_xdmf(path, topology_file_);
   });
   if (rank_ == 0) std::printf("  checkpoint %s\n", path.c_str());
+}
+
+void RunOutputs::record_adaptation(std::int64_t step, const AdaptOptions& adapt) {
+  adapted_at_step_ = step;
+  adapt_ = adapt;
 }
 
 void RunOutputs::follow(const ModelState& state) {

@@ -40,6 +40,9 @@ class RunOutputs {
   void write(const ModelState& state);
   // Collective: checkpoint_<step>.h5 and its XDMF file.
   void write_checkpoint(const ModelState& state);
+  // An adaptive run's mesh: the adaptation that made it, and the node budget and calibration the
+  // next one uses. Every later checkpoint records them, for a restart to continue on that mesh.
+  void record_adaptation(std::int64_t step, const AdaptOptions& adapt);
   // Moves the tracer parcels with the state's velocity (none without -tracer_columns).
   void follow(const ModelState& state);
   std::size_t tracers_left_domain() const;
@@ -51,6 +54,8 @@ class RunOutputs {
   int rank_ = 0;
   std::filesystem::path topology_file_;
   std::string fingerprint_;
+  std::int64_t adapted_at_step_ = -1;
+  AdaptOptions adapt_;
   MountainWaveCase attributes_;
   std::unique_ptr<OutputSeries> series_;
   std::unique_ptr<SectionSampler> sampler_;

@@ -11,7 +11,8 @@
 //
 // Layout (docs/mountain_wave_io.md):
 //   /  attributes format, format_version, case_fingerprint, global_nodes, global_tets, time,
-//      step, node_numbering = "input"
+//      step, node_numbering = "input"; an adaptive run's checkpoint after its first adaptation
+//      adds adapted_at_step, adapt_interior_nodes_per_complexity and adapt_nodes
 //   /nodes/coordinates [N][3], /nodes/velocity [N][3], /nodes/pressure, /nodes/theta,
 //   /nodes/qv, /nodes/qc, /nodes/qr [N]      (N = global nodes, input node order, float64)
 //   /extra/<name> [N][components]            (optional extra node fields)
@@ -172,6 +173,12 @@ void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
     detail::write_attribute(h5.get(), "time", header.time, file);
     detail::write_attribute(h5.get(), "step", header.step, file);
     detail::write_attribute(h5.get(), "node_numbering", std::string_view("input"), file);
+    if (header.adapted_at_step >= 0) {
+      detail::write_attribute(h5.get(), "adapted_at_step", header.adapted_at_step, file);
+      detail::write_attribute(h5.get(), "adapt_interior_nodes_per_complexity",
+                              header.adapt_interior_nodes_per_complexity, file);
+      detail::write_attribute(h5.get(), "adapt_nodes", header.adapt_nodes, file);
+    }
     const auto nodes = static_cast<hsize_t>(header.global_nodes);
     const detail::DatasetOptions checksummed{.checksum = true};
     {
@@ -245,6 +252,19 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
       info.step > max_run_steps || !std::isfinite(info.time) || info.time < 0)
     fail(ErrorCategory::invalid_input, quoted(path), ": corrupt header (", info.global_nodes,
          " nodes, ", info.global_tets, " tets, step ", info.step, ", time ", info.time, ")");
+  if (detail::has_attribute(h5.get(), "adapted_at_step", path)) {
+    info.adapted_at_step = detail::read_integer_attribute(h5.get(), "adapted_at_step", path);
+    info.adapt_interior_nodes_per_complexity =
+        detail::read_double_attribute(h5.get(), "adapt_interior_nodes_per_complexity", path);
+    info.adapt_nodes = detail::read_double_attribute(h5.get(), "adapt_nodes", path);
+    if (info.adapted_at_step < 0 || info.adapted_at_step >= info.step ||
+        !(info.adapt_interior_nodes_per_complexity > 0) ||
+        !std::isfinite(info.adapt_interior_nodes_per_complexity) || !(info.adapt_nodes >= 1) ||
+        !(info.adapt_nodes <= 1e9))
+      fail(ErrorCategory::invalid_input, quoted(path),
+           ": corrupt adaptation record (adapted at step ", info.adapted_at_step, " of ", info.step,
+           ", ", info.adapt_interior_nodes_per_complexity, " nodes per complexity)");
+  }
   if (detail::has_link(h5.get(), extra_group, path)) {
     const Hid group = detail::open_group(h5.get(), extra_group, path);
     info.extra_fields = detail::link_names(group.get(), path);
@@ -505,6 +525,9 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
     header.global_tets = mesh.global_tets;
     header.time = time;
     header.step = step;
+    header.adapted_at_step = metadata.adapted_at_step;
+    header.adapt_interior_nodes_per_complexity = metadata.adapt_interior_nodes_per_complexity;
+    header.adapt_nodes = metadata.adapt_nodes;
     write_file(path, header, node_fields, extra_fields);
   });
 }

@@ -39,6 +39,12 @@ struct CheckpointMetadata {
   // The run's time step (0: not checked): a restart continues the checkpoint's clock, whose time
   // must be its step times dt, or outputs would be stamped with a clock that never ran.
   double dt = 0;
+  // An adaptive run's mesh (written only, not checked by read_checkpoint): the step of the
+  // adaptation that made the mesh the state lies on (-1: the run's starting mesh), and what the
+  // next adaptation needs to continue as the run would have (AdaptOptions).
+  std::int64_t adapted_at_step = -1;
+  double adapt_interior_nodes_per_complexity = 0;
+  double adapt_nodes = 0;
 };
 
 // What a checkpoint file says about itself (read_checkpoint_info).
@@ -50,6 +56,10 @@ struct CheckpointInfo {
   double time = 0.0;
   std::int64_t step = 0;
   std::vector<std::string> extra_fields;  // names of the extra node fields, in file order
+  // As in CheckpointMetadata (-1 and 0 where the file has none).
+  std::int64_t adapted_at_step = -1;
+  double adapt_interior_nodes_per_complexity = 0;
+  double adapt_nodes = 0;
 };
 
 // Collective on mesh.comm. `state` holds this rank's local nodes (owned then ghosts:
