@@ -39,9 +39,10 @@ class AdaptiveMountainWave : public ::testing::Test {
 TEST_F(AdaptiveMountainWave, AdaptsAtEveryIntervalWritesEachMeshAndReportsTheCycles) {
   // PETSc's -malloc_dump lists every block still allocated at the end: the solvers, matrices
   // and vectors of the replaced models included. None may be left.
-  const RunResult r = run("-mesh_cells 6,6,4 -end_time 120 -adapt_interval 2 -adapt_hmin 500 "
-                          "-output_interval 40 -sections 0 -output_dir out -malloc_debug "
-                          "-malloc_dump");
+  const RunResult r =
+      run("-mesh_cells 6,6,4 -end_time 120 -adapt_interval 2 -adapt_hmin 500 "
+          "-output_interval 40 -sections 0 -output_dir out -malloc_debug "
+          "-malloc_dump");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find(" bytes "), std::string::npos) << "unfreed PETSc memory:\n" << r.output;
   EXPECT_NE(r.output.find("adapted at step 2:"), std::string::npos) << r.output;

@@ -32,6 +32,9 @@ struct AdaptOptions {
   double interior_nodes_per_complexity = 1.5;
   double norm_order = 2;   // -adapt_norm: p of the L^p normalisation
   double gradation = 1.3;  // -adapt_gradation: Mmg's -hgrad (0: off)
+  // The metric on rank 0's GPU (adapt::DeviceMetricBuilder) rather than its host: set for the
+  // CUDA backend. The two agree to round-off, not bitwise (the device's pow).
+  bool metric_on_device = false;
 
   bool enabled() const noexcept { return interval > 0; }
 };

@@ -560,6 +560,7 @@ void run() {
 
   auto outputs =
       std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint);
+  o.adapt.metric_on_device = o.numerics.backend == Backend::cuda;
   // The node budget of every adaptation: the starting mesh's size unless given.
   if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
   if (restart_info.adapted_at_step >= 0)
