@@ -171,4 +171,20 @@ double complexity(std::span<const Sym3<double>> metric, std::span<const double> 
   return sum;
 }
 
+double max_relative_difference(std::span<const Sym3<double>> a,
+                               std::span<const Sym3<double>> reference) {
+  check_sizes("max_relative_difference", a.size(), reference.size(), "reference nodes");
+  double worst = 0;
+  for (std::size_t n = 0; n < reference.size(); ++n) {
+    const Sym3<double>& r = reference[n];
+    const Sym3<double>& x = a[n];
+    const double ref[6] = {r.xx, r.yy, r.zz, r.xy, r.xz, r.yz};
+    const double got[6] = {x.xx, x.yy, x.zz, x.xy, x.xz, x.yz};
+    double scale = 1e-300;
+    for (const double v : ref) scale = std::fmax(scale, std::fabs(v));
+    for (int k = 0; k < 6; ++k) worst = std::fmax(worst, std::fabs(got[k] - ref[k]) / scale);
+  }
+  return worst;
+}
+
 }  // namespace foehn::adapt

@@ -4,9 +4,12 @@
 #include <cmath>
 #include <limits>
 
+#include "foehn/adapt/transfer_functors.hpp"
 #include "foehn/mesh/geometry.hpp"
 #include "foehn/particles/mesh_transport.hpp"
+#include "foehn/runtime/device_array.hpp"
 #include "foehn/runtime/error.hpp"
+#include "foehn/runtime/for_each.hpp"
 
 namespace foehn::adapt {
 
@@ -112,9 +115,37 @@ double distance_outside(const MeshFieldView& view, std::int32_t tet, int k, doub
                                gradient[2] * gradient[2]);
 }
 
-}  // namespace
+// Where the walks of a device run ended (walks_on_device), or nothing for the host's.
+struct DeviceWalks {
+  std::vector<std::int32_t> tets;
+  std::vector<double> lambdas;  // 4 per point
+  std::vector<std::uint8_t> found;
+};
 
-PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points) {
+// The walks of every point from its start tet on the GPU: the same FOEHN_HD walk as the host's,
+// compiled without FMA contraction, so the same tets and barycentrics.
+DeviceWalks walks_on_device(const particles::MeshVelocityField& geometry,
+                            std::span<const Point3> points, const StartGrid& starts,
+                            const Stream& stream) {
+  std::vector<double> coordinates(3 * points.size());
+  std::vector<std::int32_t> start(points.size());
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    for (int c = 0; c < 3; ++c) coordinates[3 * i + c] = points[i][c];
+    start[i] = starts.start_for(points[i]);
+  }
+  const particles::DeviceMeshVelocityField device_geometry(geometry, stream);
+  DeviceArray<double> device_points(coordinates.size(), stream), lambdas(4 * points.size(), stream);
+  DeviceArray<std::int32_t> device_start(start.size(), stream), tets(points.size(), stream);
+  DeviceArray<std::uint8_t> found(points.size(), stream);
+  device_points.copy_from_host_async(std::span<const double>(coordinates), stream);
+  device_start.copy_from_host_async(std::span<const std::int32_t>(start), stream);
+  for_each(Placement::device(stream), points.size(),
+           WalkFromStart{device_geometry.view(), device_points.data(), device_start.data(),
+                         tets.data(), lambdas.data(), found.data()});
+  return {tets.copy_to_host(stream), lambdas.copy_to_host(stream), found.copy_to_host(stream)};
+}
+
+PointLocations locate(const TetMesh& mesh, std::span<const Point3> points, const Stream* stream) {
   for (std::size_t i = 0; i < points.size(); ++i)
     if (!std::isfinite(points[i][0]) || !std::isfinite(points[i][1]) ||
         !std::isfinite(points[i][2]))
@@ -125,6 +156,8 @@ PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points
   const particles::MeshVelocityField geometry(mesh, std::vector<double>(3 * mesh.nodes.size()));
   const MeshFieldView view = geometry.view();
   const StartGrid starts(mesh);
+  const DeviceWalks device =
+      stream != nullptr ? walks_on_device(geometry, points, starts, *stream) : DeviceWalks{};
 
   PointLocations at;
   at.tets.resize(points.size());
@@ -135,14 +168,23 @@ PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : outside, scanned) \
     reduction(max : farthest)
   for (std::int64_t i = 0; i < count; ++i) {
-    const Point3& x = points[static_cast<std::size_t>(i)];
+    const auto index = static_cast<std::size_t>(i);
+    const Point3& x = points[index];
     const MeshPoint p{x[0], x[1], x[2]};
-    particles::MeshWalk walk = particles::walk_to_point(view, p, starts.start_for(x));
+    particles::MeshWalk walk{};
+    if (stream != nullptr) {
+      walk.tet = device.tets[index];
+      std::copy(device.lambdas.begin() + 4 * i, device.lambdas.begin() + 4 * i + 4, walk.lambda);
+      walk.outcome =
+          device.found[index] ? particles::WalkOutcome::found : particles::WalkOutcome::left_domain;
+    } else {
+      walk = particles::walk_to_point(view, p, starts.start_for(x));
+    }
     if (walk.outcome != particles::WalkOutcome::found) {
       walk = scan_for_point(view, p);
       ++scanned;
     }
-    std::array<double, 4>& w = at.weights[static_cast<std::size_t>(i)];
+    std::array<double, 4>& w = at.weights[index];
     std::copy(walk.lambda, walk.lambda + 4, w.begin());
     if (walk.outcome != particles::WalkOutcome::found) {
       ++outside;
@@ -152,12 +194,23 @@ PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points
       for (double& weight : w) sum += (weight = std::max(weight, 0.0));
       for (double& weight : w) weight /= sum;
     }
-    at.tets[static_cast<std::size_t>(i)] = walk.tet;
+    at.tets[index] = walk.tet;
   }
   at.outside = outside;
   at.scanned = scanned;
   at.largest_outside_distance = farthest;
   return at;
+}
+
+}  // namespace
+
+PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points) {
+  return locate(mesh, points, nullptr);
+}
+
+PointLocations locate_points_on_device(const TetMesh& mesh, std::span<const Point3> points,
+                                       const Stream& stream) {
+  return locate(mesh, points, &stream);
 }
 
 std::vector<double> interpolate(const TetMesh& mesh, const PointLocations& at,

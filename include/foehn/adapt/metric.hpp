@@ -68,4 +68,9 @@ std::vector<Sym3<double>> intersect(std::span<const Sym3<double>> a,
 // sum_i volumes_i sqrt(det M_i): the continuous mesh's number of vertices.
 double complexity(std::span<const Sym3<double>> metric, std::span<const double> volumes);
 
+// The largest difference between two tensor fields, each node's relative to the largest entry
+// of its `reference` tensor: how two backends' Hessians or metrics are compared.
+double max_relative_difference(std::span<const Sym3<double>> a,
+                               std::span<const Sym3<double>> reference);
+
 }  // namespace foehn::adapt

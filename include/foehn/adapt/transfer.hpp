@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "foehn/mesh/tet_mesh.hpp"
+#include "foehn/runtime/stream.hpp"
 
 namespace foehn::adapt {
 
@@ -40,6 +41,12 @@ struct PointLocations {
 // parallel (OpenMP); the result does not depend on the thread count. invalid_input for a point
 // that is not finite.
 PointLocations locate_points(const TetMesh& mesh, std::span<const Point3> points);
+
+// locate_points with the walks on the GPU (the same FOEHN_HD walk from the same starts, compiled
+// without FMA contraction: the same result, bitwise); the points whose walk does not end in a
+// tet are finished on the host by the same scan. unavailable in builds without CUDA.
+PointLocations locate_points_on_device(const TetMesh& mesh, std::span<const Point3> points,
+                                       const Stream& stream);
 
 // The P1 interpolant of `field` (components values per node of `mesh`, interleaved) at the
 // located points: components values per point, interleaved. invalid_input when `field`'s size

@@ -1,8 +1,9 @@
 // foehn::adapt::DeviceMetricBuilder (the metric pipeline on the GPU through for_each) against the
 // host functions of metric.hpp on the graded terrain mesh, for a boundary-layer field and a wave:
 // Hessians, normalised and bounded metrics, their intersection and its complexity agree to 1e-12
-// (each node relative to its largest entry; the device's pow differs in the last bits). Bad input
-// is named as the host functions name it. Skips without a GPU.
+// (each node relative to its largest entry; the device's pow differs in the last bits). The
+// transfer's point location on the GPU is bitwise the host's. Bad input is named as the host
+// functions name it. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -10,25 +11,13 @@
 #include <vector>
 
 #include "foehn/adapt/device_metric.hpp"
+#include "foehn/adapt/transfer.hpp"
 #include "support/error_category.hpp"
 #include "support/gpu_test.hpp"
 #include "support/small_mountain.hpp"
 
 namespace foehn::adapt {
 namespace {
-
-double largest_difference(const std::vector<Sym3<double>>& gpu,
-                          const std::vector<Sym3<double>>& cpu) {
-  double worst = 0;
-  for (std::size_t n = 0; n < cpu.size(); ++n) {
-    const double a[6] = {cpu[n].xx, cpu[n].yy, cpu[n].zz, cpu[n].xy, cpu[n].xz, cpu[n].yz};
-    const double b[6] = {gpu[n].xx, gpu[n].yy, gpu[n].zz, gpu[n].xy, gpu[n].xz, gpu[n].yz};
-    double scale = 1e-300;
-    for (const double v : a) scale = std::fmax(scale, std::fabs(v));
-    for (int k = 0; k < 6; ++k) worst = std::fmax(worst, std::fabs(a[k] - b[k]) / scale);
-  }
-  return worst;
-}
 
 TEST(AdaptDeviceMetric, ThePipelineOnTheGpuIsTheHostsToRoundOff) {
   FOEHN_SKIP_WITHOUT_GPU();
@@ -54,8 +43,8 @@ TEST(AdaptDeviceMetric, ThePipelineOnTheGpuIsTheHostsToRoundOff) {
   auto device_metric = builder.metric_from_hessians(device_layer, options);
   builder.intersect_into(device_metric,
                          builder.metric_from_hessians(builder.recover_hessians(wave), options));
-  const double hessians = largest_difference(builder.to_host(device_layer), host_layer);
-  const double metrics = largest_difference(builder.to_host(device_metric), host_metric);
+  const double hessians = max_relative_difference(builder.to_host(device_layer), host_layer);
+  const double metrics = max_relative_difference(builder.to_host(device_metric), host_metric);
   const double complexity_cpu = complexity(host_metric, volumes);
   const double complexity_gpu = builder.complexity(device_metric);
   std::printf("GPU vs host: Hessians %.3e, intersected metrics %.3e, complexity %.3e\n", hessians,
@@ -63,6 +52,28 @@ TEST(AdaptDeviceMetric, ThePipelineOnTheGpuIsTheHostsToRoundOff) {
   EXPECT_LE(hessians, 1e-12);
   EXPECT_LE(metrics, 1e-12);
   EXPECT_NEAR(complexity_gpu, complexity_cpu, 1e-12 * complexity_cpu);
+}
+
+// The point location of a remesh's transfer with its walks on the GPU: bitwise the host's, for
+// the nodes of another mesh of the domain and for points outside it (finished by the host's scan).
+TEST(AdaptDeviceTransfer, TheWalksOnTheGpuLocateAsTheHostsDo) {
+  FOEHN_SKIP_WITHOUT_GPU();
+  MountainMeshOptions flat = testing::small_mountain_options(10, 9, 6);
+  flat.mountain_height = 0;
+  const TetMesh from = generate_mountain_mesh(flat);
+  flat.cells_x = 13;
+  flat.cells_y = 11;
+  flat.cells_z = 7;
+  std::vector<Point3> points = generate_mountain_mesh(flat).nodes;
+  points.push_back({flat.length_x / 2 + 25.0, 0.0, 3000.0});  // outside: the scan's
+  const PointLocations host = locate_points(from, points);
+  Stream stream;
+  const PointLocations device = locate_points_on_device(from, points, stream);
+  EXPECT_EQ(device.tets, host.tets);
+  EXPECT_EQ(device.weights, host.weights);
+  EXPECT_EQ(device.outside, 1u);
+  EXPECT_EQ(device.scanned, host.scanned);
+  EXPECT_EQ(device.largest_outside_distance, host.largest_outside_distance);
 }
 
 TEST(AdaptDeviceMetric, BadInputIsNamed) {

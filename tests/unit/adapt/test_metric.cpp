@@ -177,6 +177,20 @@ TEST(AdaptMetric, ABoundaryLayerGetsShortVerticalEdgesOnly) {
   EXPECT_GT(in_layer, 0);
 }
 
+// The comparison the GPU tests and bench_adapt use: each node relative to its own largest entry.
+TEST(AdaptMetric, RelativeDifferencesAreTakenNodeByNode) {
+  const std::vector<Sym3<double>> reference = {{1e-6, 2e-6, 3e-6, 0, 0, 0},
+                                               {4.0, 1.0, 1.0, 0, 0, 0}};
+  EXPECT_EQ(max_relative_difference(reference, reference), 0.0);
+  auto moved = reference;
+  moved[0].yz = 3e-12;  // 1e-6 of the first node's largest entry, tiny against the second's
+  moved[1].xx = 4.0 + 4e-9;
+  EXPECT_NEAR(max_relative_difference(moved, reference), 1e-6, 1e-15);
+  EXPECT_EQ(
+      testing::category_of([&] { max_relative_difference(std::span(moved).first(1), reference); }),
+      ErrorCategory::invalid_input);
+}
+
 TEST(AdaptErrors, BadInputIsNamed) {
   const TetMesh mesh = testing::small_mountain(4, 4, 3);
   const NodePatches patches = node_patches(mesh);

@@ -40,7 +40,7 @@ std::vector<FieldRef> fields_of(ModelState& state) {
 // The metric the published run adapts to: the speed's and theta''s, each normalised to half
 // the complexity and intersected. The bounds and the intersection move the complexity away
 // from the one asked for: the request is corrected until the result is within 2% of it (or four
-// tries). `complexity` is what the metric has. On rank 0's GPU with o.metric_on_device.
+// tries). `complexity` is what the metric has. On rank 0's GPU with o.on_device.
 std::vector<adapt::Sym3<double>> state_metric(const TetMesh& whole, ModelState& state,
                                               const AdaptOptions& o, double target,
                                               double& complexity) {
@@ -59,7 +59,7 @@ std::vector<adapt::Sym3<double>> state_metric(const TetMesh& whole, ModelState& 
     asked *= target / complexity;
     return true;
   };
-  if (o.metric_on_device) {
+  if (o.on_device) {
     const Stream stream;
     const adapt::DeviceMetricBuilder builder(whole, patches, volumes, stream);
     const auto speed_hessians = builder.recover_hessians(speed);
@@ -89,8 +89,10 @@ std::vector<adapt::Sym3<double>> state_metric(const TetMesh& whole, ModelState& 
 
 // Rank 0: the whole state moved from `old_mesh` to `new_mesh`.
 ModelState move_state(const TetMesh& old_mesh, ModelState& old_state, const TetMesh& new_mesh,
-                      AdaptCycle& cycle) {
-  const adapt::PointLocations at = adapt::locate_points(old_mesh, new_mesh.nodes);
+                      bool on_device, AdaptCycle& cycle) {
+  const adapt::PointLocations at =
+      on_device ? adapt::locate_points_on_device(old_mesh, new_mesh.nodes, Stream{})
+                : adapt::locate_points(old_mesh, new_mesh.nodes);
   cycle.outside = at.outside;
   ModelState moved;
   moved.time = old_state.time;
@@ -173,7 +175,7 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
     reorder_for_locality(adapted);
     mark_boundary_kinds(adapted);
     cycle.remesh = watch.lap();
-    moved = move_state(whole, gathered, adapted, cycle);
+    moved = move_state(whole, gathered, adapted, options.on_device, cycle);
     cycle.transfer = watch.lap();
   });
   petsc::DistributedMesh distributed =
@@ -190,6 +192,47 @@ std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std
   char name[64];
   std::snprintf(name, sizeof name, "adapted_mesh_%06lld.vtu", static_cast<long long>(step));
   return folder / name;
+}
+
+nlohmann::json to_json(const std::vector<AdaptCycle>& cycles) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const AdaptCycle& c : cycles)
+    all.push_back({{"step", c.step},
+                   {"nodes_before", c.nodes_before},
+                   {"nodes_after", c.nodes_after},
+                   {"tets_after", c.tets_after},
+                   {"metric_complexity", c.complexity},
+                   {"boundary_nodes", c.boundary_nodes},
+                   {"incomplete", c.incomplete},
+                   {"seconds",
+                    {{"total", c.total()},
+                     {"gather", c.gather},
+                     {"metric", c.metric},
+                     {"remesh", c.remesh},
+                     {"transfer", c.transfer},
+                     {"distribute", c.distribute},
+                     {"new_model", c.setup}}},
+                   {"tracer_correction", c.tracer_correction}});
+  return all;
+}
+
+double total_seconds(const std::vector<AdaptCycle>& cycles) {
+  double seconds = 0;
+  for (const AdaptCycle& c : cycles) seconds += c.total();
+  return seconds;
+}
+
+CheckpointInfo adaptive_restart_info(const AdaptOptions& options,
+                                     const std::filesystem::path& restart, MPI_Comm comm,
+                                     int rank) {
+  CheckpointInfo info;
+  if (!options.enabled() || restart.empty()) return info;
+  petsc::detail::run_collectively(comm, [&] { info = read_checkpoint_info(restart); });
+  if (info.adapted_at_step >= 0 && rank == 0)
+    std::printf("foehn-mountainwave: restarting on the mesh adapted at step %lld (%s)\n",
+                static_cast<long long>(info.adapted_at_step),
+                adapted_mesh_file(restart.parent_path(), info.adapted_at_step).c_str());
+  return info;
 }
 
 std::string describe(const AdaptCycle& c) {

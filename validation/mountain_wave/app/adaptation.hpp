@@ -9,10 +9,13 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
+#include "io/checkpoint.hpp"
 #include "model_state.hpp"
 
 namespace foehn::mountainwave {
@@ -32,9 +35,10 @@ struct AdaptOptions {
   double interior_nodes_per_complexity = 1.5;
   double norm_order = 2;   // -adapt_norm: p of the L^p normalisation
   double gradation = 1.3;  // -adapt_gradation: Mmg's -hgrad (0: off)
-  // The metric on rank 0's GPU (adapt::DeviceMetricBuilder) rather than its host: set for the
-  // CUDA backend. The two agree to round-off, not bitwise (the device's pow).
-  bool metric_on_device = false;
+  // The metric and the point location of the transfer on rank 0's GPU
+  // (adapt::DeviceMetricBuilder, adapt::locate_points_on_device) rather than its host: set for
+  // the CUDA backend. The metrics agree to round-off, not bitwise (the device's pow).
+  bool on_device = false;
 
   bool enabled() const noexcept { return interval > 0; }
 };
@@ -71,5 +75,14 @@ std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std
 
 // One line for the run log.
 std::string describe(const AdaptCycle& cycle);
+// run.json's record of every adaptation, and their seconds in all.
+nlohmann::json to_json(const std::vector<AdaptCycle>& cycles);
+double total_seconds(const std::vector<AdaptCycle>& cycles);
+
+// What a restart's checkpoint says about the adaptive run that wrote it (adapted_at_step -1:
+// the run's own mesh, or no adaptive restart). Collective: every rank reads the file's
+// attributes; rank 0 says which mesh it continues on.
+CheckpointInfo adaptive_restart_info(const AdaptOptions& options,
+                                     const std::filesystem::path& restart, MPI_Comm comm, int rank);
 
 }  // namespace foehn::mountainwave

@@ -279,19 +279,6 @@ Backend choose_backend(RunOptions& o, const Ranks& ranks) {
   return backend;
 }
 
-// What a restart's checkpoint says about the adaptive run that wrote it (adapted_at_step -1: the
-// run's own mesh, or no adaptive restart). Every rank reads the file's attributes.
-CheckpointInfo adaptive_restart_info(const RunOptions& o, const Ranks& ranks) {
-  CheckpointInfo info;
-  if (!o.adapt.enabled() || o.restart.empty()) return info;
-  petsc::detail::run_collectively(ranks.comm, [&] { info = read_checkpoint_info(o.restart); });
-  if (info.adapted_at_step >= 0 && ranks.rank == 0)
-    std::printf("foehn-mountainwave: restarting on the mesh adapted at step %lld (%s)\n",
-                static_cast<long long>(info.adapted_at_step),
-                adapted_mesh_file(o.restart.parent_path(), info.adapted_at_step).c_str());
-  return info;
-}
-
 // Seconds from the start of the set-up to the end of each of its parts, for the run log.
 struct SetupClock {
   Stopwatch watch;
@@ -472,31 +459,10 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
   if (ranks.rank != 0) return;
   if (timed_steps > 0)
     std::printf("\n%s\n", system_report_markdown(step_breakdown["systems"], timed_steps).c_str());
-  nlohmann::json adaptations = nlohmann::json::array();
-  double adapt_seconds = 0;
-  for (const AdaptCycle& c : measured.adaptations) {
-    adapt_seconds += c.total();
-    adaptations.push_back({{"step", c.step},
-                           {"nodes_before", c.nodes_before},
-                           {"nodes_after", c.nodes_after},
-                           {"tets_after", c.tets_after},
-                           {"metric_complexity", c.complexity},
-                           {"boundary_nodes", c.boundary_nodes},
-                           {"incomplete", c.incomplete},
-                           {"seconds",
-                            {{"total", c.total()},
-                             {"gather", c.gather},
-                             {"metric", c.metric},
-                             {"remesh", c.remesh},
-                             {"transfer", c.transfer},
-                             {"distribute", c.distribute},
-                             {"new_model", c.setup}}},
-                           {"tracer_correction", c.tracer_correction}});
-  }
   const nlohmann::json run = {{"steps", model.completed_steps()},
                               {"run_seconds", measured.run_clock.seconds()},
-                              {"adapt_seconds", adapt_seconds},
-                              {"adaptations", adaptations},
+                              {"adapt_seconds", total_seconds(measured.adaptations)},
+                              {"adaptations", to_json(measured.adaptations)},
                               {"time", model.time()},
                               {"dt", o.numerics.dt},
                               {"cfl", measured.last.cfl},
@@ -532,7 +498,8 @@ void run() {
   std::filesystem::path topology_file = o.output_dir / "mountainwave_mesh.h5";
   // A restart of an adaptive run continues on the mesh its checkpoint lies on, with the node
   // budget and calibration the run had.
-  const CheckpointInfo restart_info = adaptive_restart_info(o, ranks);
+  const CheckpointInfo restart_info =
+      adaptive_restart_info(o.adapt, o.restart, ranks.comm, ranks.rank);
   const std::filesystem::path given_mesh = o.mesh_file;
   const double given_nodes = o.adapt.nodes;
   if (restart_info.adapted_at_step >= 0) {
@@ -560,7 +527,7 @@ void run() {
 
   auto outputs =
       std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint);
-  o.adapt.metric_on_device = o.numerics.backend == Backend::cuda;
+  o.adapt.on_device = o.numerics.backend == Backend::cuda;
   // The node budget of every adaptation: the starting mesh's size unless given.
   if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
   if (restart_info.adapted_at_step >= 0)
