@@ -13,6 +13,8 @@
 
 #if FOEHN_HAVE_MMG
 #include <mmg/mmg3d/libmmg3d.h>
+
+#include <csignal>
 #endif
 
 namespace foehn::adapt {
@@ -37,6 +39,12 @@ void check_remesh_input(const TetMesh& mesh, std::span<const Sym3<double>> metri
   if (!mesh.tet_tags.empty() && mesh.tet_tags.size() != mesh.tets.size())
     fail(ErrorCategory::invalid_input, "adapt::remesh: ", mesh.tet_tags.size(), " tet tags for ",
          mesh.tets.size(), " tets");
+  // Mmg would also return the triangles between regions, which are not boundary triangles.
+  if (!mesh.tet_tags.empty() &&
+      std::any_of(mesh.tet_tags.begin(), mesh.tet_tags.end(),
+                  [&](std::int32_t tag) { return tag != mesh.tet_tags.front(); }))
+    fail(ErrorCategory::invalid_input, "adapt::remesh: the tets carry more than one region tag; ",
+         "a mesh of one region is remeshed (the regions' interfaces are not kept)");
   if (mesh.boundary_tags.size() != mesh.boundary_faces.size())
     fail(ErrorCategory::invalid_input, "adapt::remesh: ", mesh.boundary_tags.size(),
          " boundary tags for ", mesh.boundary_faces.size(), " boundary triangles");
@@ -192,6 +200,25 @@ class MmgSession {
   MMG5_pSol metric_ = nullptr;
 };
 
+// MMG3D_mmg3dlib installs its own handlers for SIGABRT, SIGFPE, SIGILL, SIGSEGV, SIGTERM and
+// SIGINT and leaves them at SIG_DFL when it returns: PETSc's (stack trace, MPI_Abort) and the
+// MPI library's would be gone after the first remesh. They are put back however the call ends.
+class KeepSignalHandlers {
+ public:
+  KeepSignalHandlers() {
+    for (std::size_t k = 0; k < signals_.size(); ++k) sigaction(signals_[k], nullptr, &saved_[k]);
+  }
+  ~KeepSignalHandlers() {
+    for (std::size_t k = 0; k < signals_.size(); ++k) sigaction(signals_[k], &saved_[k], nullptr);
+  }
+  KeepSignalHandlers(const KeepSignalHandlers&) = delete;
+  KeepSignalHandlers& operator=(const KeepSignalHandlers&) = delete;
+
+ private:
+  static constexpr std::array<int, 6> signals_{SIGABRT, SIGFPE, SIGILL, SIGSEGV, SIGTERM, SIGINT};
+  std::array<struct sigaction, 6> saved_{};
+};
+
 // Mmg's setters and getters return 1 on success.
 void check_mmg(int status, const char* call) {
   if (status != 1) fail(ErrorCategory::internal, "adapt::remesh: Mmg's ", call, " failed");
@@ -320,7 +347,11 @@ TetMesh remesh(const TetMesh& mesh, std::span<const Sym3<double>> metric,
   {
     const MmgSession mmg;
     give_to_mmg(mmg, mesh, metric, options);
-    const int status = MMG3D_mmg3dlib(mmg.mesh(), mmg.metric());
+    int status = MMG5_STRONGFAILURE;
+    {
+      const KeepSignalHandlers handlers;
+      status = MMG3D_mmg3dlib(mmg.mesh(), mmg.metric());
+    }
     if (status == MMG5_STRONGFAILURE)
       fail(ErrorCategory::internal, "adapt::remesh: Mmg failed and left no usable mesh (",
            mesh.nodes.size(), " nodes, ", mesh.tets.size(), " tets in)");

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <set>
 #include <vector>
 
@@ -177,6 +178,21 @@ TEST(AdaptRemesh, AnAdaptedBoundaryKeepsItsPlanesAndTags) {
     }
 }
 
+// Mmg installs its own signal handlers while it runs and resets them to SIG_DFL when it returns;
+// remesh puts the caller's back (PETSc's and MPI's, in a real run).
+TEST(AdaptRemesh, TheCallersSignalHandlersSurviveARemesh) {
+  SKIP_WITHOUT_MMG();
+  struct sigaction mine {
+  }, before{}, after{};
+  mine.sa_handler = [](int) {};
+  sigemptyset(&mine.sa_mask);
+  ASSERT_EQ(sigaction(SIGTERM, &mine, &before), 0);
+  const TetMesh mesh = testing::small_mountain(4, 4, 3);
+  remesh(mesh, metric_at_nodes(mesh));
+  ASSERT_EQ(sigaction(SIGTERM, &before, &after), 0);
+  EXPECT_EQ(after.sa_handler, mine.sa_handler);
+}
+
 TEST(AdaptRemesh, BadInputIsNamed) {
   const TetMesh mesh = testing::small_mountain(2, 2, 2);
   auto metric = metric_at_nodes(mesh);
@@ -195,6 +211,11 @@ TEST(AdaptRemesh, BadInputIsNamed) {
   options.gradation = 0.5;
   testing::expect_error(ErrorCategory::invalid_input, "gradation",
                         [&] { remesh(mesh, metric, options); });
+  TetMesh regions = mesh;
+  regions.tet_tags.assign(mesh.tet_count(), 1);
+  regions.tet_tags[3] = 2;
+  testing::expect_error(ErrorCategory::invalid_input, "more than one region",
+                        [&] { remesh(regions, metric); });
   TetMesh untagged = mesh;
   untagged.boundary_tags.pop_back();
   testing::expect_error(ErrorCategory::invalid_input, "boundary tags",

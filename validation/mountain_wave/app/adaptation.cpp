@@ -100,10 +100,15 @@ ModelState move_state(const TetMesh& old_mesh, ModelState& old_state, const TetM
   const std::vector<FieldRef> from = fields_of(old_state), to = fields_of(moved);
   for (std::size_t f = 0; f < from.size(); ++f) {
     *to[f].values = adapt::interpolate(old_mesh, at, *from[f].values, from[f].components);
+    // A tracer keeps its integral where both integrals are positive; one that is zero (or
+    // made negative by undershoots) is left as interpolated rather than scaled by a factor
+    // without meaning.
     if (from[f].conserved) {
-      const double factor = adapt::conserve_integral(new_mesh, *to[f].values,
-                                                     adapt::integral(old_mesh, *from[f].values));
-      cycle.tracer_correction = std::max(cycle.tracer_correction, std::fabs(factor - 1));
+      const double before = adapt::integral(old_mesh, *from[f].values);
+      if (before > 0 && adapt::integral(new_mesh, *to[f].values) > 0) {
+        const double factor = adapt::conserve_integral(new_mesh, *to[f].values, before);
+        cycle.tracer_correction = std::max(cycle.tracer_correction, std::fabs(factor - 1));
+      }
     }
   }
   return moved;
@@ -124,8 +129,10 @@ ModelState scatter_state(const petsc::DistributedMesh& mesh, ModelState& whole_s
     const auto width = static_cast<std::size_t>(whole_fields[f].components);
     std::vector<double>& whole = *whole_fields[f].values;
     whole.resize(width * static_cast<std::size_t>(mesh.global_nodes));
-    FOEHN_MPI_CHECK(
-        MPI_Bcast(whole.data(), static_cast<int>(whole.size()), MPI_DOUBLE, 0, mesh.comm));
+    FOEHN_MPI_CHECK(MPI_Bcast(
+        whole.data(),
+        petsc::detail::to_mpi_count(static_cast<std::int64_t>(whole.size()), "the adapted state"),
+        MPI_DOUBLE, 0, mesh.comm));
     std::vector<double>& mine = *local_fields[f].values;
     for (std::size_t n = 0; n < mesh.input_node_of_local.size(); ++n)
       for (std::size_t c = 0; c < width; ++c)
@@ -181,6 +188,13 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
   petsc::DistributedMesh distributed =
       petsc::distribute_mesh(mesh.comm, mesh.rank == 0 ? &adapted : nullptr);
   adapted_state = scatter_state(distributed, moved);
+  // What rank 0 measured, on every rank (the node calibration is taken from it).
+  std::array<double, 3> measured{cycle.complexity, static_cast<double>(cycle.boundary_nodes),
+                                 cycle.tracer_correction};
+  FOEHN_MPI_CHECK(MPI_Bcast(measured.data(), 3, MPI_DOUBLE, 0, mesh.comm));
+  cycle.complexity = measured[0];
+  cycle.boundary_nodes = static_cast<std::int64_t>(measured[1]);
+  cycle.tracer_correction = measured[2];
   if (mesh.rank == 0) whole = std::move(adapted);
   cycle.distribute = watch.lap();
   cycle.nodes_after = distributed.global_nodes;

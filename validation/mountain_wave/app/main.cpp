@@ -290,7 +290,7 @@ struct SetupClock {
 // whole mesh, kept for the tracer parcels only.
 petsc::DistributedMesh build_mesh(RunOptions& o, const Ranks& ranks,
                                   const std::filesystem::path& topology_file, TetMesh& input_mesh,
-                                  SetupClock& clock) {
+                                  SetupClock& clock, bool restarts_on_adapted_mesh) {
   petsc::DistributedMesh mesh = make_mesh(o, ranks.comm, ranks.rank, &input_mesh);
   clock.mesh = clock.watch.seconds();
   if (builds_mesh_in_slabs(o, ranks.count))
@@ -301,7 +301,9 @@ petsc::DistributedMesh build_mesh(RunOptions& o, const Ranks& ranks,
     });
   // Before the model takes the memory; the tracer parcels and the adaptation keep it.
   if (!o.tracers.enabled() && !o.adapt.enabled()) input_mesh = TetMesh{};
-  choose_time_step(o, shortest_edge(mesh.local, ranks.comm));
+  // A restart on an adapted mesh keeps the step the run chose on its starting mesh (set by the
+  // caller): this mesh's shortest edge did not choose it and does not check it.
+  if (!restarts_on_adapted_mesh) choose_time_step(o, shortest_edge(mesh.local, ranks.comm));
   clock.files = clock.watch.seconds();
   return mesh;
 }
@@ -508,9 +510,10 @@ void run() {
         o.output_dir / step_file_name("mountainwave_mesh", restart_info.adapted_at_step, ".h5");
     o.adapt.interior_nodes_per_complexity = restart_info.adapt_interior_nodes_per_complexity;
     o.adapt.nodes = restart_info.adapt_nodes;
+    o.numerics.dt = restart_info.adapt_dt;
   }
   auto mesh = std::make_unique<petsc::DistributedMesh>(
-      build_mesh(o, ranks, topology_file, input_mesh, clock));
+      build_mesh(o, ranks, topology_file, input_mesh, clock, restart_info.adapted_at_step >= 0));
   o.mesh_file = given_mesh;
   auto model = std::make_unique<MountainWaveModel>(*mesh, o.domain, o.physics, o.numerics);
   clock.model = clock.watch.seconds();
@@ -531,7 +534,7 @@ void run() {
   // The node budget of every adaptation: the starting mesh's size unless given.
   if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
   if (restart_info.adapted_at_step >= 0)
-    outputs->record_adaptation(restart_info.adapted_at_step, o.adapt);
+    outputs->record_adaptation(restart_info.adapted_at_step, o.adapt, o.numerics.dt);
   if (o.restart.empty()) outputs->write(model->state());
   check_whole_steps_to_end(o, model->time());
   StepsMeasured measured;
@@ -555,10 +558,13 @@ void run() {
     });
     outputs = std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint,
                                            /*continues=*/true);
-    // How many interior nodes Mmg made of this complexity: the next request is corrected by it.
-    o.adapt.interior_nodes_per_complexity =
+    // How many interior nodes Mmg made of this complexity: the next request is corrected by it
+    // (the same on every rank: adapt broadcasts both numbers). A ratio that cannot guide the
+    // next request leaves the last one.
+    const double made =
         static_cast<double>(cycle.nodes_after - cycle.boundary_nodes) / cycle.complexity;
-    outputs->record_adaptation(cycle.step, o.adapt);
+    if (std::isfinite(made) && made > 0) o.adapt.interior_nodes_per_complexity = made;
+    outputs->record_adaptation(cycle.step, o.adapt, o.numerics.dt);
     cycle.setup = setup.seconds();
     measured.system_steps = 0;
     measured.adaptations.push_back(cycle);

@@ -86,6 +86,7 @@ void RunOutputs::write_checkpoint(const ModelState& state) {
   metadata.adapted_at_step = adapted_at_step_;
   metadata.adapt_interior_nodes_per_complexity = adapt_.interior_nodes_per_complexity;
   metadata.adapt_nodes = adapt_.nodes;
+  metadata.adapt_dt = adapt_dt_;
   mountainwave::write_checkpoint(mesh_, state, path, metadata);
   petsc::detail::run_collectively(comm_, [&] {
     if (rank_ == 0) write_checkpoint_xdmf(path, topology_file_);
@@ -93,9 +94,10 @@ void RunOutputs::write_checkpoint(const ModelState& state) {
   if (rank_ == 0) std::printf("  checkpoint %s\n", path.c_str());
 }
 
-void RunOutputs::record_adaptation(std::int64_t step, const AdaptOptions& adapt) {
+void RunOutputs::record_adaptation(std::int64_t step, const AdaptOptions& adapt, double dt) {
   adapted_at_step_ = step;
   adapt_ = adapt;
+  adapt_dt_ = dt;
 }
 
 void RunOutputs::follow(const ModelState& state) {

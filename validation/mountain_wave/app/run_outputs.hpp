@@ -42,7 +42,7 @@ class RunOutputs {
   void write_checkpoint(const ModelState& state);
   // An adaptive run's mesh: the adaptation that made it, and the node budget and calibration the
   // next one uses. Every later checkpoint records them, for a restart to continue on that mesh.
-  void record_adaptation(std::int64_t step, const AdaptOptions& adapt);
+  void record_adaptation(std::int64_t step, const AdaptOptions& adapt, double dt);
   // Moves the tracer parcels with the state's velocity (none without -tracer_columns).
   void follow(const ModelState& state);
   std::size_t tracers_left_domain() const;
@@ -56,6 +56,7 @@ class RunOutputs {
   std::string fingerprint_;
   std::int64_t adapted_at_step_ = -1;
   AdaptOptions adapt_;
+  double adapt_dt_ = 0;
   MountainWaveCase attributes_;
   std::unique_ptr<OutputSeries> series_;
   std::unique_ptr<SectionSampler> sampler_;

@@ -12,7 +12,7 @@
 // Layout (docs/mountain_wave_io.md):
 //   /  attributes format, format_version, case_fingerprint, global_nodes, global_tets, time,
 //      step, node_numbering = "input"; an adaptive run's checkpoint after its first adaptation
-//      adds adapted_at_step, adapt_interior_nodes_per_complexity and adapt_nodes
+//      adds adapted_at_step, adapt_interior_nodes_per_complexity, adapt_nodes and adapt_dt
 //   /nodes/coordinates [N][3], /nodes/velocity [N][3], /nodes/pressure, /nodes/theta,
 //   /nodes/qv, /nodes/qc, /nodes/qr [N]      (N = global nodes, input node order, float64)
 //   /extra/<name> [N][components]            (optional extra node fields)
@@ -178,6 +178,7 @@ void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
       detail::write_attribute(h5.get(), "adapt_interior_nodes_per_complexity",
                               header.adapt_interior_nodes_per_complexity, file);
       detail::write_attribute(h5.get(), "adapt_nodes", header.adapt_nodes, file);
+      detail::write_attribute(h5.get(), "adapt_dt", header.adapt_dt, file);
     }
     const auto nodes = static_cast<hsize_t>(header.global_nodes);
     const detail::DatasetOptions checksummed{.checksum = true};
@@ -257,10 +258,11 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
     info.adapt_interior_nodes_per_complexity =
         detail::read_double_attribute(h5.get(), "adapt_interior_nodes_per_complexity", path);
     info.adapt_nodes = detail::read_double_attribute(h5.get(), "adapt_nodes", path);
+    info.adapt_dt = detail::read_double_attribute(h5.get(), "adapt_dt", path);
     if (info.adapted_at_step < 0 || info.adapted_at_step >= info.step ||
         !(info.adapt_interior_nodes_per_complexity > 0) ||
         !std::isfinite(info.adapt_interior_nodes_per_complexity) || !(info.adapt_nodes >= 1) ||
-        !(info.adapt_nodes <= 1e9))
+        !(info.adapt_nodes <= 1e9) || !(info.adapt_dt > 0) || !std::isfinite(info.adapt_dt))
       fail(ErrorCategory::invalid_input, quoted(path),
            ": corrupt adaptation record (adapted at step ", info.adapted_at_step, " of ", info.step,
            ", ", info.adapt_interior_nodes_per_complexity, " nodes per complexity)");
@@ -528,6 +530,7 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
     header.adapted_at_step = metadata.adapted_at_step;
     header.adapt_interior_nodes_per_complexity = metadata.adapt_interior_nodes_per_complexity;
     header.adapt_nodes = metadata.adapt_nodes;
+    header.adapt_dt = metadata.adapt_dt;
     write_file(path, header, node_fields, extra_fields);
   });
 }

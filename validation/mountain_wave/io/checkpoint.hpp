@@ -45,6 +45,8 @@ struct CheckpointMetadata {
   std::int64_t adapted_at_step = -1;
   double adapt_interior_nodes_per_complexity = 0;
   double adapt_nodes = 0;
+  // The run's time step, chosen on its starting mesh: a restart on an adapted mesh keeps it.
+  double adapt_dt = 0;
 };
 
 // What a checkpoint file says about itself (read_checkpoint_info).
@@ -60,6 +62,7 @@ struct CheckpointInfo {
   std::int64_t adapted_at_step = -1;
   double adapt_interior_nodes_per_complexity = 0;
   double adapt_nodes = 0;
+  double adapt_dt = 0;
 };
 
 // Collective on mesh.comm. `state` holds this rank's local nodes (owned then ghosts:
