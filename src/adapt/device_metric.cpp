@@ -75,11 +75,7 @@ DeviceArray<double> DeviceMetricBuilder::recover_hessians(std::span<const double
 DeviceArray<double> DeviceMetricBuilder::metric_from_hessians(const DeviceArray<double>& hessians,
                                                               const MetricOptions& options) const {
   check_tensors(hessians, "metric_from_hessians");
-  // The host function's checks of the options and the Hessians, on a one-node stand-in: the
-  // same messages for the same mistakes.
-  const Sym3<double> unit{1, 1, 1, 0, 0, 0};
-  const double one = 1;
-  adapt::metric_from_hessians(std::span(&unit, 1), std::span(&one, 1), options);
+  check_metric_options(options);  // the host function's checks and messages
   const Placement device = Placement::device(stream_);
   if (const std::size_t bad = count_where(device, node_count(), Sym6NotFinite{hessians.data()}))
     fail(ErrorCategory::invalid_input, "adapt::DeviceMetricBuilder::metric_from_hessians: ", bad,

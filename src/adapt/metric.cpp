@@ -114,10 +114,7 @@ std::vector<double> lumped_volumes(const TetMesh& mesh) {
   return volumes;
 }
 
-std::vector<Sym3<double>> metric_from_hessians(std::span<const Sym3<double>> hessians,
-                                               std::span<const double> volumes,
-                                               const MetricOptions& options) {
-  check_sizes("metric_from_hessians (volumes)", volumes.size(), hessians.size(), "Hessians");
+void check_metric_options(const MetricOptions& options) {
   const MetricBounds<double>& b = options.bounds;
   if (!(b.h_min > 0 && b.h_max >= b.h_min && std::isfinite(b.h_max) && b.max_anisotropy >= 1))
     fail(ErrorCategory::invalid_input, "adapt::metric_from_hessians: h_min ", b.h_min, ", h_max ",
@@ -129,6 +126,13 @@ std::vector<Sym3<double>> metric_from_hessians(std::span<const Sym3<double>> hes
   if (!(options.norm_order >= 1))
     fail(ErrorCategory::invalid_input, "adapt::metric_from_hessians: L^p order ",
          options.norm_order, " (need p >= 1 or infinity)");
+}
+
+std::vector<Sym3<double>> metric_from_hessians(std::span<const Sym3<double>> hessians,
+                                               std::span<const double> volumes,
+                                               const MetricOptions& options) {
+  check_sizes("metric_from_hessians (volumes)", volumes.size(), hessians.size(), "Hessians");
+  check_metric_options(options);
   // det|H| = |det H| per node (the product of the absolute eigenvalues).
   std::vector<double> abs_determinant(hessians.size());
   double total_density = 0;

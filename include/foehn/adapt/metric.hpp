@@ -55,6 +55,10 @@ struct MetricOptions {
   double norm_order = 2;
 };
 
+// invalid_input, naming the option, for bounds out of order or not finite, a target complexity
+// that is not positive, p < 1: the checks of metric_from_hessians on either backend.
+void check_metric_options(const MetricOptions& options);
+
 // The metric of a Hessian field normalised to options.target_complexity in L^p, then held to
 // the bounds (where they bite the complexity moves away from the target).
 std::vector<Sym3<double>> metric_from_hessians(std::span<const Sym3<double>> hessians,
