@@ -59,6 +59,18 @@ std::int64_t storage_size(CellLayoutKind kind, int width, std::int64_t cells) {
   return std::max<std::int64_t>(size, 1);
 }
 
+// Counts the entries that are negative or not finite; keeps the lowest such index.
+__global__ void count_invalid_concentrations(const double* values, std::int64_t count,
+                                             unsigned long long* invalid,
+                                             unsigned long long* first_invalid) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= count) return;
+  const double v = values[i];
+  if (v >= 0.0 && v <= 1.7976931348623157e308) return;  // false for NaN
+  atomicAdd(invalid, 1ULL);
+  atomicMin(first_invalid, static_cast<unsigned long long>(i));
+}
+
 }  // namespace
 
 struct CudaChemistrySolver::Impl {
@@ -367,6 +379,55 @@ void CudaChemistrySolver::upload(const ChemistryBatch& batch, std::int64_t first
   s.upload_conditions(batch, first);
   s.stop.record(*s.stream);
   s.timings.upload_ms = elapsed_ms(s.start, s.stop);
+}
+
+void CudaChemistrySolver::upload_device(const double* device_concentrations,
+                                        const ChemistryBatch& conditions) {
+  Impl& s = *impl_;
+  const std::int64_t count = conditions.cell_count;
+  validate_batch_range(s.prepared.mechanism, conditions, 0, count);  // T, P, external rates
+  s.allocate(count);
+  const int n = s.host_view.species_count;
+  const std::int64_t values = count * n;
+  if (values == 0) return s.upload_conditions(conditions, 0);
+  // The caller's values are checked where they lie; only two counters come back.
+  DeviceArray<unsigned long long> verdict(2, *s.stream);
+  const unsigned long long initial[2] = {0ULL, ~0ULL};
+  verdict.copy_from_host_async(std::span<const unsigned long long>(initial, 2), *s.stream);
+  count_invalid_concentrations<<<grid_for(values, conversion_threads), conversion_threads, 0,
+                                 native(*s.stream)>>>(device_concentrations, values, verdict.data(),
+                                                      verdict.data() + 1);
+  FOEHN_CUDA_CHECK_LAUNCH("chemistry count_invalid_concentrations");
+  const std::vector<unsigned long long> found = verdict.copy_to_host(*s.stream);
+  if (found[0] > 0) {
+    const auto cell = static_cast<std::int64_t>(found[1]) / n;
+    fail(ErrorCategory::invalid_input, "GPU chemistry: ", found[0],
+         " device concentrations are negative or not finite, the first in cell ", cell,
+         " species '", s.prepared.mechanism.species[static_cast<std::size_t>(found[1] % n)].name,
+         "'");
+  }
+  with_layout(s.settings.layout, [&](auto layout) {
+    cuda_detail::scatter_to_layout<decltype(layout)>
+        <<<grid_for(count, conversion_threads), conversion_threads, 0, native(*s.stream)>>>(
+            device_concentrations, n, s.species_order.data(), n, count, s.concentrations.data());
+  });
+  FOEHN_CUDA_CHECK_LAUNCH("chemistry scatter_to_layout (device concentrations)");
+  s.upload_conditions(conditions, 0);
+}
+
+void CudaChemistrySolver::download_device(double* device_concentrations) {
+  Impl& s = *impl_;
+  const int n = s.host_view.species_count;
+  if (s.cells > 0) {
+    with_layout(s.settings.layout, [&](auto layout) {
+      cuda_detail::gather_from_layout<decltype(layout)>
+          <<<grid_for(s.cells, conversion_threads), conversion_threads, 0, native(*s.stream)>>>(
+              s.concentrations.data(), n, s.species_order.data(), s.cells, n,
+              device_concentrations);
+    });
+    FOEHN_CUDA_CHECK_LAUNCH("chemistry gather_from_layout (device concentrations)");
+  }
+  s.stream->synchronize();
 }
 
 void CudaChemistrySolver::upload_conditions(const ChemistryBatch& batch, std::int64_t first) {

@@ -33,6 +33,12 @@ const PreparedMechanism& CudaChemistrySolver::prepared() const {
 void CudaChemistrySolver::upload(const ChemistryBatch&, std::int64_t, std::int64_t) {
   fail_built_without_cuda("CudaChemistrySolver");
 }
+void CudaChemistrySolver::upload_device(const double*, const ChemistryBatch&) {
+  fail_built_without_cuda("CudaChemistrySolver");
+}
+void CudaChemistrySolver::download_device(double*) {
+  fail_built_without_cuda("CudaChemistrySolver");
+}
 void CudaChemistrySolver::upload_conditions(const ChemistryBatch&, std::int64_t) {
   fail_built_without_cuda("CudaChemistrySolver");
 }

@@ -75,6 +75,14 @@ class CudaChemistrySolver {
   // Only T, P and external rates (same cell count as the last upload): the next chemistry step's
   // conditions, concentrations stay on the device.
   void upload_conditions(const ChemistryBatch& batch, std::int64_t first = 0);
+  // Concentrations already on the device, [cell][species] in the mechanism's order
+  // (conditions.cell_count cells; a CuPy array from Python), checked there (negative or not
+  // finite: invalid_input naming the first cell and species) and read in place; T, P and
+  // external rates from `conditions` (its concentrations are not used).
+  void upload_device(const double* device_concentrations, const ChemistryBatch& conditions);
+  // The device concentrations back into the caller's device array, in that order; waits for
+  // the stream.
+  void download_device(double* device_concentrations);
   // Integrates every device cell over `duration` seconds; reads back the per-cell statistics.
   // Throws foehn::Error(numerical) on failed cells when the options ask for it.
   ChemistryStepReport advance(double duration);

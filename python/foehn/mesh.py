@@ -1,0 +1,133 @@
+"""Tetrahedral meshes: from the caller's arrays, from files (.msh, .vtu), from the generator of
+the mountain-wave case, or as this rank's part of the caller's own partition."""
+import numpy as np
+
+from . import _foehn
+from ._arrays import fortran_comm, host_doubles, indices
+
+
+def _points(points):
+    array = host_doubles(points, "points")
+    return array.reshape(-1, 3) if array.ndim == 1 and array.size % 3 == 0 else array
+
+
+class Mesh:
+    """A tetrahedral P1 mesh.
+
+    Mesh(points, tets, index_base=0, fix_orientation=False): `points` of shape (nodes, 3),
+    `tets` of shape (tets, 4) in any integer type, numbered from 0 or 1. An inverted tet is an
+    error naming it, unless fix_orientation (it is then flipped; `flipped_tets` counts them).
+    """
+
+    def __init__(self, points, tets, *, index_base=0, fix_orientation=False):
+        self._handle = _foehn.Mesh.from_arrays(_points(points), indices(tets, "tets", 4),
+                                               int(index_base), bool(fix_orientation))
+        self.comm = None
+
+    @classmethod
+    def _wrap(cls, handle, comm=None):
+        mesh = cls.__new__(cls)
+        mesh._handle = handle
+        mesh.comm = comm
+        return mesh
+
+    @classmethod
+    def read(cls, path):
+        """A mesh from a Gmsh .msh (2.2 or 4.1, ASCII or binary) or VTK .vtu file."""
+        return cls._wrap(_foehn.Mesh.read(str(path)))
+
+    @classmethod
+    def mountain(cls, cells=(48, 48, 20), *, length_x=60000.0, length_y=60000.0,
+                 height=16000.0, mountain_height=400.0, mountain_half_width=1000.0,
+                 mountain_spacing=250.0, mountain_core=1000.0, horizontal_growth=1.15,
+                 vertical_grading=0.25):
+        """The Mountainwave3D mesh (docs/mountain_wave.md): cells = (x, y, z) hexahedra, each
+        split into six tets, over a bell mountain, graded towards it and the ground. Boundary
+        triangles are tagged 1 terrain, 2 top, 3 inflow, 4 outflow, 5 lateral."""
+        nx, ny, nz = (int(c) for c in cells)
+        return cls._wrap(_foehn.Mesh.mountain(
+            nx, ny, nz, float(length_x), float(length_y), float(height), float(mountain_height),
+            float(mountain_half_width), float(mountain_spacing), float(mountain_core),
+            float(horizontal_growth), float(vertical_grading)))
+
+    @classmethod
+    def box(cls, cells=(8, 8, 8), size=(1.0, 1.0, 1.0)):
+        """A uniform box [-Lx/2, Lx/2] x [-Ly/2, Ly/2] x [0, Lz] of cells[0] x cells[1] x cells[2]
+        hexahedra, six tets each (the mountain generator with no mountain and no grading)."""
+        return cls.mountain(cells, length_x=size[0], length_y=size[1], height=size[2],
+                            mountain_height=0.0, mountain_spacing=0.0, horizontal_growth=1.0,
+                            vertical_grading=1.0)
+
+    @classmethod
+    def from_partition(cls, comm, points, tets, node_ids, owned_nodes, *, index_base=0,
+                       fix_orientation=False):
+        """This rank's part of a mesh the caller partitioned. Collective on `comm` (mpi4py or
+        petsc4py): `points` (local nodes, 3), the first `owned_nodes` of them owned here, the
+        rest halo; `node_ids` the caller's global id of each local node; `tets` this rank's tets
+        on local node numbers. A defect on any rank is an error on every rank. Fields are then
+        given, and arrays returned, in this caller's local node order."""
+        handle = _foehn.Mesh.from_partition(
+            fortran_comm(comm), _points(points),
+            int(owned_nodes), np.ascontiguousarray(node_ids, dtype=np.int64),
+            indices(tets, "tets", 4), int(index_base), bool(fix_orientation))
+        return cls._wrap(handle, comm)
+
+    def write(self, path, point_data=None):
+        """Writes the mesh (.vtu for ParaView, or .msh) with optional nodal arrays by name (1, 3
+        or 9 values per node); the file appears whole or not at all."""
+        fields = [(name, host_doubles(values, name).ravel())
+                  for name, values in (point_data or {}).items()]
+        self._handle.write(str(path), fields)
+
+    @property
+    def points(self):
+        """Node coordinates, shape (nodes, 3) (a copy)."""
+        return self._handle.points
+
+    @property
+    def tets(self):
+        """Connectivity, shape (tets, 4), 0-based int32, positively oriented (a copy)."""
+        return self._handle.tets
+
+    @property
+    def boundary_faces(self):
+        return self._handle.boundary_faces
+
+    @property
+    def boundary_tags(self):
+        return self._handle.boundary_tags
+
+    @property
+    def node_count(self):
+        """Nodes of this rank (owned first, then halo, for a partitioned mesh)."""
+        return self._handle.node_count
+
+    @property
+    def owned_node_count(self):
+        return self._handle.owned_node_count
+
+    @property
+    def tet_count(self):
+        return self._handle.tet_count
+
+    @property
+    def flipped_tets(self):
+        return self._handle.flipped_tets
+
+    @property
+    def distributed(self):
+        return self._handle.distributed
+
+    def petsc_numbers(self):
+        """The PETSc global node number of each local node (row = node * block_rows + c)."""
+        return self._handle.petsc_numbers()
+
+    def boundary_nodes(self, tags=None):
+        """Sorted node numbers on the boundary triangles (of the given tags, or all)."""
+        faces = self.boundary_faces
+        if tags is not None:
+            faces = faces[np.isin(self.boundary_tags, np.atleast_1d(tags))]
+        return np.unique(faces)
+
+    def __repr__(self):
+        return f"foehn.Mesh({self.node_count} nodes, {self.tet_count} tets)"
