@@ -25,7 +25,7 @@ if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=."
   echo "run-tests: the PETSc-facing tests against Debian's PETSc (build-debian-petsc)"
   mmg_dir=$(bash scripts/setup-mmg.sh | tail -n 1)  # unpacked by setup.sh: nothing to fetch
   cmake -S . -B build-debian-petsc -DCMAKE_BUILD_TYPE=Release -DFOEHN_PETSC_DIR= -DFOEHN_CUDA=OFF \
-    "-DFOEHN_MMG_DIR=$mmg_dir" \
+    "-DFOEHN_MMG_DIR=$mmg_dir" -DFOEHN_PYTHON=OFF \
     -DFOEHN_BUILD_BENCH=OFF -DFOEHN_TEST_SUBSET=petsc >build-debian-petsc-configure.log 2>&1 ||
     { cat build-debian-petsc-configure.log; exit 1; }
   cmake --build build-debian-petsc -j "$jobs" --target foehn_tests

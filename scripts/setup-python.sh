@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Makes .deps/python, the virtual environment the Python package `foehn` is built, installed and
-# tested in: the PyPI packages of python/requirements.txt, then mpi4py and petsc4py built from
-# their PyPI sources against Debian's OpenMPI and the PETSc Foehn builds against (its version:
-# petsc4py must match it). Called by scripts/setup.sh with that PETSc's prefix (empty: Debian's
+# tested in: the PyPI packages of python/requirements.txt (mpi4py's wheel loads the system's
+# libmpi, Debian's OpenMPI), then petsc4py built from its PyPI source against the PETSc Foehn
+# builds against (its version: petsc4py must match it). Called by scripts/setup.sh with that PETSc's prefix (empty: Debian's
 # petsc-dev, for which no petsc4py is built: Debian's 3.18 predates NumPy 2, and the tests that
 # need petsc4py then skip). Prints the environment's python as its last line, or an empty line
 # where PyPI cannot be reached (the package is then not built and its tests do not run). Safe to
@@ -43,9 +43,6 @@ say "installing $(grep -cE '^[a-z]' "$requirements") PyPI packages into $venv"
 "$python" -m venv "$venv" >"$log" 2>&1 || give_up "no venv"
 pip=("$venv/bin/pip" --disable-pip-version-check --quiet)
 "${pip[@]}" install -r "$requirements" >>"$log" 2>&1 || give_up "PyPI packages"
-say "building mpi4py against $(command -v mpicc)"
-MPICC=mpicc "${pip[@]}" install --no-build-isolation --no-binary mpi4py mpi4py==4.1.2 \
-  >>"$log" 2>&1 || give_up "mpi4py"
 if [[ -n $petsc_dir ]]; then
   say "building petsc4py $petsc_version against $petsc_dir (about 5 minutes on two cores)"
   PETSC_DIR=$petsc_dir "${pip[@]}" install --no-build-isolation "petsc4py==$petsc_version" \

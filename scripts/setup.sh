@@ -34,7 +34,7 @@ packages=(
   gfortran libmumps-dev libscalapack-openmpi-dev
   libnetcdf-dev librandom123-dev nlohmann-json3-dev libyaml-cpp-dev libsundials-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  gmsh python3 python3-scipy python3-numpy python3-h5py python3-netcdf4 python3-vtk9 python3-matplotlib
+  gmsh python3 python3-dev python3-scipy python3-numpy python3-h5py python3-netcdf4 python3-vtk9 python3-matplotlib
   python3-venv libudunits2-0
 )
 # PETSc's source and Mmg come from PyPI through pip.
@@ -60,11 +60,24 @@ petsc_dir=
 echo "setup: PETSc: $petsc${petsc_dir:+ ($petsc_dir)}"
 # Mmg, the remesher of foehn/adapt, from PyPI's mmgpy wheel (empty where PyPI is unreachable).
 mmg_dir=$(bash scripts/setup-mmg.sh | tail -n 1)
+# The Python package's environment (.deps/python: NumPy, nanobind, petsc4py built against this
+# PETSc, ...; empty where PyPI is unreachable, and the package is then not built).
+python=$(bash scripts/setup-python.sh "$petsc_dir" | tail -n 1)
 
 jobs=$(nproc 2>/dev/null || echo 2)
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "-DFOEHN_PETSC_DIR=$petsc_dir" \
-  "-DFOEHN_MMG_DIR=$mmg_dir" "$@" \
+  "-DFOEHN_MMG_DIR=$mmg_dir" ${python:+"-DPython_EXECUTABLE=$python"} "$@" \
   >build-configure.log 2>&1 ||
   { cat build-configure.log; echo "setup: configure failed (log above)"; exit 1; }
 cmake --build build -j "$jobs"
+# `pip install .` of the package into that environment, as a user installs it, with the build
+# folder set to ./build: scikit-build-core configures it again with the same settings and finds
+# everything built (seconds). docs/python.md says how to install into another environment.
+if [[ -n $python && -d build/python/foehn ]]; then
+  PETSC_DIR=$petsc_dir FOEHN_MMG_DIR=$mmg_dir CMAKE_GENERATOR="Unix Makefiles" \
+    "$python" -m pip install --disable-pip-version-check --quiet --no-build-isolation --no-deps \
+    --config-settings=build-dir=build . >build-pip-install.log 2>&1 ||
+    { tail -n 30 build-pip-install.log; echo "setup: pip install of the Python package failed"; exit 1; }
+  echo "setup: the Python package is installed in $(dirname "$(dirname "$python")")"
+fi
 echo "setup: build ready in ./build"

@@ -112,6 +112,19 @@ class Solver:
         return self._handle.solve(concentrations, t, p, rates, float(duration))
 
 
+def _by_name(values, names, what, kind):
+    """One row of values in `names` order from {name: value} (others 0) or a sequence."""
+    row = np.zeros((1, len(names)))
+    if isinstance(values, dict):
+        for name, value in values.items():
+            if name not in names:
+                raise _foehn.InvalidInputError(f"{what}: no {kind} '{name}' ({', '.join(names)})")
+            row[0, names.index(name)] = value
+    else:
+        row[0, :] = host_doubles(values, what)
+    return row
+
+
 def box(mechanism, initial, times, temperature=298.15, pressure=101325.0, external_rates=None,
         backend="cpu", **solver_options):
     """A box run of one cell: concentrations at each of `times` (s, increasing, from 0).
@@ -120,25 +133,10 @@ def box(mechanism, initial, times, temperature=298.15, pressure=101325.0, extern
     external_rates: {name: value} or an array. Returns a (len(times), species) NumPy array, row
     0 the initial state when times[0] == 0."""
     species = mechanism.species
-    state = np.zeros((1, len(species)))
-    if isinstance(initial, dict):
-        for name, value in initial.items():
-            if name not in species:
-                raise _foehn.InvalidInputError(f"initial: no species '{name}' in the mechanism")
-            state[0, species.index(name)] = value
-    else:
-        state[0, :] = host_doubles(initial, "initial")
+    state = _by_name(initial, species, "initial", "species")
     rates = None
     if external_rates is not None:
-        names = mechanism.external_rates
-        rates = np.zeros((1, len(names)))
-        if isinstance(external_rates, dict):
-            for name, value in external_rates.items():
-                if name not in names:
-                    raise _foehn.InvalidInputError(f"external_rates: no rate '{name}' ({names})")
-                rates[0, names.index(name)] = value
-        else:
-            rates[0, :] = host_doubles(external_rates, "external_rates")
+        rates = _by_name(external_rates, mechanism.external_rates, "external_rates", "rate")
     solver = Solver(mechanism, backend=backend, **solver_options)
     times = host_doubles(times, "times")
     out = np.empty((len(times), len(species)))
