@@ -68,7 +68,8 @@ class Mesh:
         given, and arrays returned, in this caller's local node order."""
         handle = _foehn.Mesh.from_partition(
             fortran_comm(comm), _points(points),
-            int(owned_nodes), np.ascontiguousarray(node_ids, dtype=np.int64),
+            int(owned_nodes),
+            indices(node_ids, "node_ids", 1).ravel().astype(np.int64, copy=False),
             indices(tets, "tets", 4), int(index_base), bool(fix_orientation))
         return cls._wrap(handle, comm)
 

@@ -86,3 +86,11 @@ def test_a_bad_rank_fails_every_rank():
         tets[0, 0] = len(local) + 7  # out of range on the last rank only
     with pytest.raises(foehn.InvalidInputError):
         foehn.Mesh.from_partition(PETSc.COMM_WORLD, whole.points[local], tets, local, owned)
+
+
+def test_node_ids_must_be_integers():
+    whole = foehn.Mesh.box((4, 2, 2))
+    local, owned, tets = my_part(whole, PETSc.COMM_WORLD.rank, PETSc.COMM_WORLD.size)
+    with pytest.raises(foehn.InvalidInputError, match="node_ids"):
+        foehn.Mesh.from_partition(PETSc.COMM_WORLD, whole.points[local], tets,
+                                  local.astype(float) + 0.5, owned)
