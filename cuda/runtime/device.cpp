@@ -102,6 +102,10 @@ int current_device() {
   return device;
 }
 
+void synchronize_device() {
+  FOEHN_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 DeviceMemoryInfo device_memory_info() {
   DeviceMemoryInfo info;
   FOEHN_CUDA_CHECK(cudaMemGetInfo(&info.free_bytes, &info.total_bytes));

@@ -43,9 +43,13 @@ def doubles(values, name):
 
 
 def wait_for_producers(arrays):
-    """Device arrays written by CuPy on its current stream are ready before Foehn's stream reads
-    them: Foehn's streams do not synchronise with CuPy's."""
-    if any(_is_cupy(a) for a in arrays if a is not None):
+    """Device arrays are complete before Foehn's streams, which do not synchronise with anyone
+    else's, read them: CuPy's are waited for on CuPy's current stream; those of any other DLPack
+    producer (PyTorch, JAX, ...), whose streams Foehn cannot know, by waiting for the device."""
+    device = [a for a in arrays if a is not None and is_device_array(a)]
+    if any(not _is_cupy(a) for a in device):
+        _foehn.synchronize_device()
+    elif device:
         import cupy
 
         cupy.cuda.get_current_stream().synchronize()

@@ -95,6 +95,10 @@ double seconds_per_call(int repeats, Call&& call) {
 
 void register_assembly(nb::module_& module) {
   module.def("operator_names", [] { return fe::builtin_operator_names(); });
+  module.def("synchronize_device", [] {
+    nb::gil_scoped_release unlocked;
+    synchronize_device();
+  });
   module.def(
       "cuda_device_count", [] { return cuda_device_count(); },
       "CUDA devices this process sees (0 in a build without CUDA).");

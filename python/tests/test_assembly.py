@@ -150,3 +150,18 @@ def test_gpu_into_a_device_petsc_matrix(box, cupy, petsc):
     y = mat.createVecLeft()
     mat.mult(_vec(mat, x), y)
     np.testing.assert_allclose(y.getArray(), expected @ x, rtol=1e-12, atol=1e-12)
+
+
+def test_gpu_with_fields_from_another_dlpack_producer(box):
+    """A PyTorch CUDA tensor (DLPack, not CuPy) is read in place like a CuPy array."""
+    if foehn.cuda_device_count() == 0:
+        pytest.skip("no CUDA device")
+    torch = pytest.importorskip("torch")
+    velocity = np.random.default_rng(6).standard_normal((box.node_count, 3))
+    expected = foehn.Assembler(box, backend="cpu").assemble(
+        foehn.Operator("momentum", density_over_dt=1.0, advecting_velocity=velocity))
+    op = foehn.Operator("momentum", density_over_dt=1.0,
+                        advecting_velocity=torch.from_numpy(velocity).cuda())
+    values = foehn.Assembler(box, backend="cuda", strategy="deterministic").assemble(
+        op, memory="host")
+    np.testing.assert_array_equal(values, expected)

@@ -41,6 +41,9 @@ void select_device(int index) {
 int current_device() {
   fail_built_without_cuda("current_device()");
 }
+void synchronize_device() {
+  fail_built_without_cuda("synchronize_device()");
+}
 DeviceMemoryInfo device_memory_info() {
   fail_built_without_cuda("device_memory_info()");
 }

@@ -52,6 +52,11 @@ void select_device(int index);
 // The calling thread's current device.
 int current_device();
 
+// Waits for all work this process queued on the current device, on any stream
+// (cudaDeviceSynchronize): for device data made by a library whose streams Foehn does not know,
+// e.g. a DLPack array from Python that is not CuPy's. unavailable without CUDA.
+void synchronize_device();
+
 // Free/total memory of the current device (cudaMemGetInfo).
 DeviceMemoryInfo device_memory_info();
 
