@@ -33,15 +33,13 @@ struct MechanismHandle {
   Mechanism mechanism;
 };
 
+// The unit named as the library names it (concentration_unit_name).
 chemistry::ConcentrationUnit unit_of(const std::string& name) {
-  if (name == "molecule cm-3") return chemistry::ConcentrationUnit::molecule_per_cm3;
-  if (name == "mol m-3") return chemistry::ConcentrationUnit::mol_per_m3;
+  for (auto unit :
+       {chemistry::ConcentrationUnit::molecule_per_cm3, chemistry::ConcentrationUnit::mol_per_m3})
+    if (name == chemistry::concentration_unit_name(unit)) return unit;
   fail(ErrorCategory::invalid_input, "concentration unit '", name,
        "' is not one of 'molecule cm-3', 'mol m-3'");
-}
-
-std::string unit_name(chemistry::ConcentrationUnit unit) {
-  return unit == chemistry::ConcentrationUnit::molecule_per_cm3 ? "molecule cm-3" : "mol m-3";
 }
 
 struct SolverSettings {
@@ -190,7 +188,9 @@ void register_chemistry(nb::module_& module) {
                    [](const MechanismHandle& m) { return m.mechanism.external_rate_names; })
       .def_prop_ro(
           "concentration_unit",
-          [](const MechanismHandle& m) { return unit_name(m.mechanism.concentration_unit); })
+          [](const MechanismHandle& m) {
+            return std::string(chemistry::concentration_unit_name(m.mechanism.concentration_unit));
+          })
       .def("in_unit",
            [](const MechanismHandle& m, const std::string& unit) {
              return MechanismHandle{chemistry::in_concentration_unit(m.mechanism, unit_of(unit))};
