@@ -24,6 +24,14 @@ for ((i = 0; i + 1 < ${#args[@]}; ++i)); do
   esac
 done
 ranks=$(bash scripts/ranks-for-host.sh build "$tets")
+# On a GPU host the CUDA-aware Open MPI that setup.sh built carries device buffers between the
+# ranks (foehn-mountainwave asks the MPI and says which route its log's "MPI:" line takes).
+cuda_mpi=$(FOEHN_CUDA_MPI=${FOEHN_CUDA_MPI:-auto} bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1)
+if [[ -n $cuda_mpi ]]; then
+  # shellcheck source=scripts/cuda-mpi-env.sh
+  source scripts/cuda-mpi-env.sh "$cuda_mpi"
+  echo "run-main: the CUDA-aware Open MPI in $cuda_mpi"
+fi
 echo "run-main: $ranks MPI rank(s) for about $tets tets (scripts/ranks-for-host.sh, docs/scaling.md)"
 launcher=(mpiexec -n "$ranks" --oversubscribe --bind-to none)
 [[ $(id -u) == 0 ]] && launcher+=(--allow-run-as-root)

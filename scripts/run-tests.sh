@@ -20,6 +20,14 @@ status=0
 format_status=0
 bash scripts/check-format.sh || format_status=$?
 ctest --test-dir build --output-on-failure -j "$jobs" || status=$?
+# On a GPU host with the CUDA-aware Open MPI (setup.sh builds it there): every multi-rank
+# test of the GPU again under it (ctest -L mpi -L gpu), so both MPIs are tested where both exist.
+cuda_mpi=$(bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1)
+if [[ -n $cuda_mpi ]]; then
+  echo "run-tests: the multi-rank tests again under the CUDA-aware Open MPI ($cuda_mpi)"
+  (source scripts/cuda-mpi-env.sh "$cuda_mpi" && export FOEHN_TEST_MPIEXEC=$cuda_mpi/bin/mpiexec &&
+    ctest --test-dir build --output-on-failure -L '^mpi$' -L '^gpu$' -j "$jobs") || status=$?
+fi
 
 if [[ ${FOEHN_TEST_DEBIAN_PETSC:-1} == 1 ]] && grep -q "^FOEHN_PETSC_DIR:PATH=." build/CMakeCache.txt; then
   echo "run-tests: the PETSc-facing tests against Debian's PETSc (build-debian-petsc)"

@@ -31,6 +31,11 @@
 #             host (-matptap_backend_cpu): past the per-rank cuSPARSE limit of several ranks
 #   clear     2 GPUs at CLEAR_TETS (5 M) with -mat_product_clear 1 (GAMG's product buffers freed
 #             on several ranks: what failed at 20 M), beside the default
+#   syncs     issue 54: solver variants (SYNC_VARIANTS) at SYNC_TETS on each of GPUS, host-staged
+#             and CUDA-aware (.cudampi carried: bench/scaling/pack_cuda_mpi.sh); counts in run.json
+#   latency   bench_exchange_latency on each of GPUS > 1, host-staged and CUDA-aware
+#   physics   the default case's whole hour on one GPU per PHYSICS_VARIANTS line (sections back)
+#   sanitize  compute-sanitizer racecheck and synccheck of two multi-rank GPU tests on 2 ranks
 # Each run leaves $RUNS/<name>/{timing.json,run.json} and $RUNS/<name>.log; `pack` (always last)
 # puts the logs and JSON into $OUT/scaling-runs.tar.gz for bench/scaling/scaling_to_bench.py.
 set -uo pipefail
@@ -56,7 +61,7 @@ mw() {
   ((tets > 12000000)) && dt=15  # CFL: -dt 20 is refused from about 15 M tets
   ((tets > 60000000)) && dt=10  # and -dt 15 from about 60 M (edges shrink as tets^(-1/3))
   local started=$SECONDS
-  timeout "${RUN_LIMIT:-540}" $run $mpi -n "$ranks" ${RANK_WRAPPER:-} foehn-mountainwave -mesh_tets "$tets" \
+  timeout "${RUN_LIMIT:-540}" $run ${MPI_WRAPPER:-} $mpi -n "$ranks" ${RANK_WRAPPER:-} foehn-mountainwave -mesh_tets "$tets" \
     -foehn_backend cuda -foehn_solves device -max_steps "$steps" -timing_warmup "$warmup" \
     -dt "$dt" -vtk 0 -sections 0 -output_interval 0 -timing_label "$name" -mesh_partition slabs \
     -output_dir "$runs/$name" "$@" </dev/null >"$runs/$name.log" 2>&1
@@ -77,7 +82,8 @@ mw() {
 pack() {
   [[ -n $(ls -A "$runs") ]] || return 0
   tar -C "$runs" -czf "$out/scaling-runs.tar.gz" \
-    $(cd "$runs" && find . -name "*.json" -o -name "*.md" -o -name "*.log" -o -name "logview-*.txt") \
+    $(cd "$runs" && find . -name "*.json" -o -name "*.md" -o -name "*.log" -o -name "logview-*.txt" \
+      -o -name "sections-*.h5") \
     2>/dev/null
 }
 
@@ -88,13 +94,20 @@ for mode in "$@"; do
       nvidia-smi -L >>"$out/topology.txt"
       {
         $run foehn_cuda_petsc_handoff 2>&1 | quiet | tail -n 4
-        for n in $gpus; do
-          for test in device_handoff_mpi_test distributed_diffusion_test mountain_wave_gpu_test \
-            node_exchange_test; do
-            echo "== $test on $n rank(s)"
-            timeout 240 $run $mpi -n "$n" "$test" 2>&1 | quiet |
-              grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |rank\(s\)|max \||tests ran|Failure|exception|rror:" | sort | uniq -c
-            echo "exit ${PIPESTATUS[0]} (124: killed after 240 s)"
+        # Each MPI: Debian's (host-staged) and, where .cudampi is carried, the CUDA-aware one.
+        routes=staged
+        [[ -f .cudampi/openmpi-cuda.tar.xz ]] && routes="staged aware"
+        for route in $routes; do
+          wrapper=
+          [[ $route == aware ]] && wrapper=bench/scaling/with_cuda_mpi.sh
+          for n in $gpus; do
+            for test in ${GPU_TESTS:-device_handoff_mpi_test distributed_diffusion_test \
+              mountain_wave_gpu_test node_exchange_test block_chebyshev_test}; do
+              echo "== $test on $n rank(s), $route"
+              timeout 240 $run $wrapper $mpi -n "$n" "$test" 2>&1 | quiet |
+                grep -E "^\[  (PASSED|FAILED|  OK|SKIPPED) |rank\(s\)|max \||tests ran|Failure|exception|rror:" | sort | uniq -c
+              echo "exit ${PIPESTATUS[0]} (124: killed after 240 s)"
+            done
           done
         done
         $run compute-sanitizer --tool memcheck --error-exitcode 9 $mpi -n 1 device_handoff_mpi_test \
@@ -210,6 +223,76 @@ for mode in "$@"; do
       for n in $gpus; do
         mw "logview-$tets-${n}gpu" "$n" "$tets" -log_view ":$runs/logview-$tets-${n}gpu.txt"
       done
+      ;;
+    syncs)
+      # Issue 54: the variants of SYNC_VARIANTS (a name, then options over the defaults, one a
+      # line) at each of SYNC_TETS on each of GPUS; on several GPUs host-staged (Debian's Open
+      # MPI) and, where .cudampi is carried, CUDA-aware (SYNC_ROUTES, "staged aware"). run.json
+      # holds the per-step halo exchanges and reductions, and with SYNC_COUNT (default
+      # -count_cuda_calls; empty for timings without CUPTI) the kernels and host waits.
+      for tets in ${SYNC_TETS:-554394 5000000}; do
+        while read -r name options; do
+          [[ -z $name || $name == \#* ]] && continue
+          for n in $gpus; do
+            for route in ${SYNC_ROUTES:-staged aware}; do
+              ((n == 1)) && [[ $route == aware ]] && continue
+              [[ $route == aware && ! -f .cudampi/openmpi-cuda.tar.xz ]] && continue
+              wrapper=
+              [[ $route == aware ]] && wrapper=bench/scaling/with_cuda_mpi.sh
+              MPI_WRAPPER=$wrapper mw "syncs-$tets-$name-${n}gpu-$route" "$n" "$tets" \
+                ${SYNC_COUNT--count_cuda_calls} $options
+              grep -E "^foehn-mountainwave: MPI:" "$runs/syncs-$tets-$name-${n}gpu-$route.log"
+            done
+          done
+        done <"${SYNC_VARIANTS:-bench/scaling/sync_variants_before_after.txt}"
+      done
+      ;;
+    latency)
+      # One halo exchange and one reduction, host and device vectors, each MPI (issue 54).
+      for n in $gpus; do
+        ((n > 1)) || continue
+        for route in staged aware; do
+          wrapper=
+          if [[ $route == aware ]]; then
+            [[ -f .cudampi/openmpi-cuda.tar.xz ]] || continue
+            wrapper=bench/scaling/with_cuda_mpi.sh
+          fi
+          mkdir -p "$runs/latency-${n}gpu-$route"
+          echo "== exchange latency, $n ranks, $route"
+          timeout 300 $run $wrapper $mpi -n "$n" bench_exchange_latency \
+            -out_dir "$runs/latency-${n}gpu-$route" 2>&1 | quiet |
+            tee "$runs/latency-${n}gpu-$route.log" | grep -E "^MPI:|^\| (exchange|reduction|mpi)"
+        done
+      done
+      ;;
+    physics)
+      # The main job's default case, the whole hour on one GPU, for each of PHYSICS_VARIANTS (a
+      # name, then options): its sections come back for the linear-theory comparison here.
+      while read -r name options; do
+        [[ -z $name || $name == \#* ]] && continue
+        timeout 400 $run $mpi -n 1 foehn-mountainwave -output_dir "$runs/physics-$name" -vtk 0 \
+          -output_interval 1200 -timing_label "physics-$name" $options </dev/null \
+          >"$runs/physics-$name.log" 2>&1
+        echo "== physics $name: exit $?"
+        cp "$runs/physics-$name/sections_latest.h5" "$runs/sections-$name.h5" 2>/dev/null
+        rm -rf "$runs/physics-$name"/checkpoint_* "$runs/physics-$name"/*.h5
+        grep -E "^\| Total timestep|divergence" "$runs/physics-$name.log" | tail -n 2
+      done <"${PHYSICS_VARIANTS:-bench/scaling/sync_variants_before_after.txt}"
+      ;;
+    sanitize)
+      # racecheck and synccheck on two ranks, one GPU each: device data complete on the stream
+      # PETSc and MPI read before they read it.
+      for tool in racecheck synccheck; do
+        # "test[:gtest filter]"
+        for entry in ${SANITIZE_TESTS:-block_chebyshev_test mountain_wave_gpu_test:*OverAllRanks*}; do
+          test=${entry%%:*} filter=
+          [[ $entry == *:* ]] && filter=--gtest_filter=${entry#*:}
+          echo "== compute-sanitizer $tool, $test $filter on 2 ranks"
+          timeout 300 $run $mpi -n 2 compute-sanitizer --tool "$tool" --error-exitcode 9 "$test" \
+            $filter 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" | sort | uniq -c
+          echo "exit ${PIPESTATUS[0]}"
+        done
+      done 2>&1 | tee "$out/sanitize.log"
       ;;
     *) echo "run_on_device.sh: unknown mode '$mode'" >&2 ;;
   esac

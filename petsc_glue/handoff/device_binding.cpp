@@ -1,14 +1,12 @@
 #include "foehn/petsc/device_binding.hpp"
 
+#include <dlfcn.h>
 #include <petscsys.h>
 
+#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
-
-#if __has_include(<mpi-ext.h>)
-#include <mpi-ext.h>  // MPIX_CUDA_AWARE_SUPPORT (Open MPI)
-#endif
 
 #include "foehn/petsc/option_table.hpp"
 #include "foehn/petsc/petsc_check.hpp"
@@ -135,14 +133,43 @@ std::vector<std::string> device_placement_report(MPI_Comm comm, int device) {
   return lines;
 }
 
+MpiGpuSupport query_mpi_gpu_support() {
+  // Asked of the MPI library loaded at run time, not of the headers Foehn was compiled with: a
+  // CUDA-aware build of the same MPI (same ABI) swapped in under the same binaries is seen.
+  // Open MPI (and MPICH from 4.0) export MPIX_Query_cuda_support; MPICH, Cray MPICH and
+  // MVAPICH2-GDR MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA = 0, &flag).
+  using QueryCuda = int (*)();
+  using QueryGpu = int (*)(int, int*);
+  if (void* symbol = dlsym(RTLD_DEFAULT, "MPIX_Query_cuda_support")) {
+    const int answer = reinterpret_cast<QueryCuda>(symbol)();
+    return {answer == 1 ? GpuAwareness::cuda_aware : GpuAwareness::not_cuda_aware,
+            "MPIX_Query_cuda_support() = " + std::to_string(answer)};
+  }
+  if (void* symbol = dlsym(RTLD_DEFAULT, "MPIX_GPU_query_support")) {
+    int supported = 0;
+    const int status = reinterpret_cast<QueryGpu>(symbol)(0, &supported);
+    if (status == MPI_SUCCESS)
+      return {supported ? GpuAwareness::cuda_aware : GpuAwareness::not_cuda_aware,
+              "MPIX_GPU_query_support(CUDA) = " + std::to_string(supported)};
+  }
+  // Cray MPICH takes device buffers only with MPICH_GPU_SUPPORT_ENABLED=1, and not every version
+  // answers either query: the variable is then the answer.
+  if (const char* cray = std::getenv("MPICH_GPU_SUPPORT_ENABLED"); cray && cray[0] == '1')
+    return {GpuAwareness::cuda_aware, "MPICH_GPU_SUPPORT_ENABLED=1, no query in the MPI library"};
+  return {GpuAwareness::unknown, "the MPI library offers no query of CUDA support"};
+}
+
 void preset_gpu_mpi_options(MPI_Comm comm) noexcept {
 #if defined(PETSC_HAVE_CUDA)
   int mpi_ready = 0;
   if (MPI_Initialized(&mpi_ready) != MPI_SUCCESS) mpi_ready = 0;
-  bool cuda_aware = false;
-#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
-  cuda_aware = mpi_ready && MPIX_Query_cuda_support() == 1;
-#endif
+  int cuda_aware = 0;
+  try {
+    cuda_aware = mpi_ready && query_mpi_gpu_support().awareness == GpuAwareness::cuda_aware;
+  } catch (...) {  // std::bad_alloc of the description: stage, as for an unknown MPI
+  }
+  // Every rank stages unless every rank's MPI can take device buffers.
+  if (mpi_ready) MPI_Allreduce(MPI_IN_PLACE, &cuda_aware, 1, MPI_INT, MPI_MIN, comm);
   if (!cuda_aware && PetscOptionsSetValue(nullptr, "-use_gpu_aware_mpi", "0") != 0) return;
   if (!mpi_ready) return;
   try {
@@ -155,6 +182,35 @@ void preset_gpu_mpi_options(MPI_Comm comm) noexcept {
 #else
   (void)comm;
 #endif
+}
+
+bool petsc_passes_device_buffers() {
+#if defined(PETSC_HAVE_CUDA)
+  PetscBool use = PETSC_TRUE, set = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscOptionsGetBool(nullptr, nullptr, "-use_gpu_aware_mpi", &use, &set));
+  return !set || use;
+#else
+  return false;
+#endif
+}
+
+std::string gpu_aware_mpi_report() {
+  const MpiGpuSupport support = query_mpi_gpu_support();
+  std::string line = "MPI: ";
+  line += support.awareness == GpuAwareness::cuda_aware       ? "CUDA-aware"
+          : support.awareness == GpuAwareness::not_cuda_aware ? "not CUDA-aware"
+                                                              : "CUDA support unknown";
+  line += " (" + support.how + "); ";
+#if defined(PETSC_HAVE_CUDA)
+  const bool on = petsc_passes_device_buffers();
+  line += on ? "PETSc passes device buffers to MPI (-use_gpu_aware_mpi 1)"
+             : "PETSc stages its messages through the host (-use_gpu_aware_mpi 0)";
+  const bool preset = support.awareness == GpuAwareness::cuda_aware ? on : !on;
+  if (!preset) line += ", as the options say";
+#else
+  line += "this PETSc has no CUDA: messages are host buffers";
+#endif
+  return line;
 }
 
 }  // namespace foehn::petsc

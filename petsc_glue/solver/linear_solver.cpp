@@ -271,6 +271,7 @@ void LinearSolver::apply_gamg_settings(const SolverSettings& settings) {
 void LinearSolver::read_foehn_options(MPI_Comm comm, const SolverSettings& settings) {
   int rebuild_interval = settings.pc_rebuild_interval;
   bool allow = settings.allow_not_converged;
+  bool block = true;
   OptionTable table(comm, "Foehn linear solver options", prefix_);
   table
       .integer("-foehn_pc_rebuild_interval",
@@ -278,10 +279,16 @@ void LinearSolver::read_foehn_options(MPI_Comm comm, const SolverSettings& setti
                "after the first build)",
                &rebuild_interval, {0, 1 << 30})
       .flag("-foehn_allow_not_converged",
-            "Return a solve that did not converge instead of throwing", &allow);
+            "Return a solve that did not converge instead of throwing", &allow)
+      .flag("-foehn_block_solve",
+            "Where the caller has several right-hand sides of this operator and the method allows "
+            "(a fixed Chebyshev iteration with Jacobi), solve them together: one sparse product "
+            "and halo exchange per iteration for all (default true)",
+            &block);
   table.read();
   pc_rebuild_interval_ = rebuild_interval;
   allow_not_converged_ = allow;
+  block_solves_ = block;
 
   // PETSc's own -<prefix>ksp_reuse_preconditioner means "never rebuild": honour it, since
   // solve() sets the reuse flag itself before every setup.
@@ -310,7 +317,10 @@ LinearSolver::LinearSolver(LinearSolver&& other) noexcept
       kind_(other.kind_),
       pc_rebuild_interval_(other.pc_rebuild_interval_),
       allow_not_converged_(other.allow_not_converged_),
+      block_solves_(other.block_solves_),
       fixed_chebyshev_rate_(other.fixed_chebyshev_rate_),
+      fixed_chebyshev_lower_(other.fixed_chebyshev_lower_),
+      fixed_chebyshev_upper_(other.fixed_chebyshev_upper_),
       operator_(std::exchange(other.operator_, nullptr)),
       user_pmat_(std::exchange(other.user_pmat_, nullptr)),
       pmat_snapshot_(std::exchange(other.pmat_snapshot_, nullptr)),
@@ -329,7 +339,10 @@ LinearSolver& LinearSolver::operator=(LinearSolver&& other) noexcept {
     kind_ = other.kind_;
     pc_rebuild_interval_ = other.pc_rebuild_interval_;
     allow_not_converged_ = other.allow_not_converged_;
+    block_solves_ = other.block_solves_;
     fixed_chebyshev_rate_ = other.fixed_chebyshev_rate_;
+    fixed_chebyshev_lower_ = other.fixed_chebyshev_lower_;
+    fixed_chebyshev_upper_ = other.fixed_chebyshev_upper_;
     operator_ = std::exchange(other.operator_, nullptr);
     user_pmat_ = std::exchange(other.user_pmat_, nullptr);
     pmat_snapshot_ = std::exchange(other.pmat_snapshot_, nullptr);

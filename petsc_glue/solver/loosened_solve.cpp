@@ -40,7 +40,7 @@ PetscInt chebyshev_iterations_before_overflow(double rate) {
 }  // namespace
 
 void LinearSolver::note_fixed_chebyshev_rate(const SolverSettings& settings) {
-  fixed_chebyshev_rate_ = 0;
+  fixed_chebyshev_rate_ = fixed_chebyshev_lower_ = fixed_chebyshev_upper_ = 0;
   PetscBool chebyshev = PETSC_FALSE;
   FOEHN_PETSC_CHECK(
       PetscObjectTypeCompare(reinterpret_cast<PetscObject>(ksp_), KSPCHEBYSHEV, &chebyshev));
@@ -53,12 +53,17 @@ void LinearSolver::note_fixed_chebyshev_rate(const SolverSettings& settings) {
   PetscBool set = PETSC_FALSE;
   FOEHN_PETSC_CHECK(PetscOptionsGetRealArray(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(),
                                              "-ksp_chebyshev_eigenvalues", bounds, &given, &set));
-  if (set && given == 2 && bounds[0] > 0 && bounds[1] > bounds[0])
-    fixed_chebyshev_rate_ = chebyshev_rate(bounds[0], bounds[1]);
-  else if (!set && settings.fixed_chebyshev)
-    fixed_chebyshev_rate_ =
-        chebyshev_rate(settings.fixed_chebyshev->lower, settings.fixed_chebyshev->upper);
-  if (fixed_chebyshev_rate_ <= 0) return;
+  // PETSc's option is "emin,emax".
+  if (set && given == 2 && bounds[0] > 0 && bounds[1] > bounds[0]) {
+    fixed_chebyshev_lower_ = bounds[0];
+    fixed_chebyshev_upper_ = bounds[1];
+  } else if (!set && settings.fixed_chebyshev) {
+    fixed_chebyshev_lower_ = settings.fixed_chebyshev->lower;
+    fixed_chebyshev_upper_ = settings.fixed_chebyshev->upper;
+  } else {
+    return;
+  }
+  fixed_chebyshev_rate_ = chebyshev_rate(fixed_chebyshev_lower_, fixed_chebyshev_upper_);
   // A larger -<prefix>ksp_max_it would return NaN; fewer iterations than this give the same
   // solution to round-off, so the cap changes no result.
   PetscReal rtol = 0, atol = 0, dtol = 0;
@@ -66,6 +71,24 @@ void LinearSolver::note_fixed_chebyshev_rate(const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(KSPGetTolerances(ksp_, &rtol, &atol, &dtol, &max_iterations));
   const PetscInt safe = chebyshev_iterations_before_overflow(fixed_chebyshev_rate_);
   if (max_iterations > safe) FOEHN_PETSC_CHECK(KSPSetTolerances(ksp_, rtol, atol, dtol, safe));
+}
+
+std::optional<LinearSolver::FixedChebyshevPlan> LinearSolver::fixed_chebyshev_plan(
+    double loosest_relative_tolerance) const {
+  if (!ksp_ || fixed_chebyshev_rate_ <= 0) return std::nullopt;
+  PC pc = nullptr;
+  FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
+  PetscBool jacobi = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCJACOBI, &jacobi));
+  if (!jacobi) return std::nullopt;
+  PetscInt max_iterations = 0;
+  FOEHN_PETSC_CHECK(KSPGetTolerances(ksp_, nullptr, nullptr, nullptr, &max_iterations));
+  PetscInt iterations = max_iterations;
+  if (loosest_relative_tolerance > 0 && loosest_relative_tolerance < 1)
+    iterations = std::min(
+        iterations, chebyshev_iterations_for(fixed_chebyshev_rate_, loosest_relative_tolerance));
+  return FixedChebyshevPlan{fixed_chebyshev_lower_, fixed_chebyshev_upper_,
+                            static_cast<int>(std::max<PetscInt>(iterations, 1))};
 }
 
 SolveResult LinearSolver::solve_loosely(Vec b, Vec x, double relative_tolerance) {

@@ -134,6 +134,25 @@ TEST_F(MountainWaveTool, CountCudaCallsReportsTheStepAndEverySystem) {
   EXPECT_NE(r.output.find("| Kernels | Host syncs |"), std::string::npos) << r.output;
 }
 
+// Halo exchanges, messages and reductions per step, for the step and every system (PETSc's own
+// counters, always on): none on one rank, where nothing crosses to another; the route PETSc's
+// messages take, in run.json and the log's system table.
+TEST_F(MountainWaveTool, CommunicationIsCountedForTheStepAndEverySystem) {
+  const RunResult r = run("-mesh_cells 3,3,2 -end_time 60 -timing_warmup 1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(folder_.path() / "out" / "run.json");
+  const nlohmann::json record = nlohmann::json::parse(in);
+  const nlohmann::json& timed = record["timed_steps"];
+  ASSERT_TRUE(timed.contains("communication_per_step")) << timed.dump(1);
+  for (const char* count : {"halo_exchanges", "messages", "reductions"}) {
+    EXPECT_EQ(timed["communication_per_step"][count].get<double>(), 0.0) << count;
+    for (const nlohmann::json& system : timed["systems"])
+      EXPECT_EQ(system["communication_per_step"][count].get<double>(), 0.0) << count;
+  }
+  EXPECT_EQ(record["mpi"], "host-staged");
+  EXPECT_NE(r.output.find("| Halo exchanges | Reductions |"), std::string::npos) << r.output;
+}
+
 TEST_F(MountainWaveTool, MeshSizesAreCheckedNotIgnoredOrFilledIn) {
   expect_bad_input(run("-mesh_tets -5"), "-mesh_tets '-5': out of range");
   expect_bad_input(run("-mesh_cells 4,4"), "-mesh_cells '4,4': expected 3 comma-separated");

@@ -39,8 +39,9 @@ std::string device_sharing_warning(MPI_Comm comm);
 
 // For programs linked to a PETSc built with CUDA, after MPI_Init and BEFORE PetscInitialize
 // (Foehn's programs initialise MPI themselves first, as a Fortran dynamical core does):
-// - presets -use_gpu_aware_mpi 0 when MPI is not CUDA-aware (Debian's OpenMPI), without which
-//   PETSc aborts at start on a GPU;
+// - presets -use_gpu_aware_mpi 0 unless every rank's MPI says it is CUDA-aware
+//   (query_mpi_gpu_support; Debian's Open MPI is not), without which PETSc aborts at start on a
+//   GPU; with a CUDA-aware MPI PETSc passes device buffers to it;
 // - presets -device_select host_local_rank(comm) % device count: PETSc's own default is the
 //   rank in MPI_COMM_WORLD % device count, which differs across several hosts and would leave
 //   PETSc's kernels on another GPU than Foehn's.
@@ -48,5 +49,22 @@ std::string device_sharing_warning(MPI_Comm comm);
 // only presets -use_gpu_aware_mpi 0 (MPI cannot be asked); with a PETSc without CUDA it does
 // nothing. Never throws; a failure leaves PETSc's defaults.
 void preset_gpu_mpi_options(MPI_Comm comm = MPI_COMM_WORLD) noexcept;
+
+// Whether the MPI library the process runs with (asked at run time, so a CUDA-aware build of
+// the same MPI swapped in under the same binaries counts) takes device buffers.
+enum class GpuAwareness { cuda_aware, not_cuda_aware, unknown };
+struct MpiGpuSupport {
+  GpuAwareness awareness = GpuAwareness::unknown;
+  std::string how;  // the query and its answer, for logs
+};
+MpiGpuSupport query_mpi_gpu_support();
+
+// One line for the run log: whether the MPI is CUDA-aware, and whether PETSc passes it device
+// buffers or stages through the host, and whether the options overrode the preset (a user's
+// -use_gpu_aware_mpi always wins). After PetscInitialize.
+std::string gpu_aware_mpi_report();
+// True when a PETSc built with CUDA hands device buffers to MPI (-use_gpu_aware_mpi, as preset
+// or set); false when it stages them through the host, or has no CUDA.
+bool petsc_passes_device_buffers();
 
 }  // namespace foehn::petsc

@@ -19,6 +19,7 @@
 //   -<prefix>foehn_pc_rebuild_interval N   rebuild the preconditioner every N operator updates
 //                                          (1: always, 0: never after the first)
 //   -<prefix>foehn_allow_not_converged     return a non-converged result instead of throwing
+//   -<prefix>foehn_block_solve false       never solve several right-hand sides together
 // See docs/solvers.md for the kinds, their defaults and examples.
 //
 // The library never calls PetscInitialize: constructing a solver without PETSc initialised
@@ -169,7 +170,21 @@ class LinearSolver {
   SolverKind kind() const noexcept { return kind_; }
   int pc_rebuild_interval() const noexcept { return pc_rebuild_interval_; }
   bool allows_not_converged() const noexcept { return allow_not_converged_; }
+  // -<prefix>foehn_block_solve (default true): a caller with several right-hand sides may
+  // solve them together (fixed_chebyshev_plan).
+  bool block_solves() const noexcept { return block_solves_; }
   const SolverStatistics& statistics() const noexcept { return statistics_; }
+
+  // A fixed Chebyshev solve with Jacobi (KSPCHEBYSHEV, no norms, known eigenvalue bounds, as
+  // SolverSettings::fixed_chebyshev or the options set it up): its bounds and the iterations a
+  // solve_loosely(b, x, loosest_relative_tolerance) runs. None for any other method, so a
+  // caller that solves several right-hand sides itself (BlockChebyshev) keeps the user's
+  // -<prefix>ksp_type and -<prefix>pc_type.
+  struct FixedChebyshevPlan {
+    double lower = 0, upper = 0;
+    int iterations = 0;
+  };
+  std::optional<FixedChebyshevPlan> fixed_chebyshev_plan(double loosest_relative_tolerance) const;
 
  private:
   void configure(MPI_Comm comm, const SolverSettings& settings);
@@ -199,8 +214,10 @@ class LinearSolver {
   SolverKind kind_ = SolverKind::elliptic;
   int pc_rebuild_interval_ = 1;
   bool allow_not_converged_ = false;
+  bool block_solves_ = true;
   // (sqrt(k) - 1) / (sqrt(k) + 1), k = upper / lower, for a fixed Chebyshev solve; 0 otherwise.
   double fixed_chebyshev_rate_ = 0;
+  double fixed_chebyshev_lower_ = 0, fixed_chebyshev_upper_ = 0;
 
   // Preconditioner reuse: operator updates are counted from the state of the preconditioner
   // matrix, which PETSc increases whenever its values change. A reused preconditioner is built

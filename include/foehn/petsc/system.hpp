@@ -17,12 +17,14 @@
 //   momentum.constrain_rhs(momentum.rhs(), g);    // b = diagonal * g at the constrained rows
 //   momentum.solve(momentum.rhs(), x);
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 
 #include "foehn/fe/constraints.hpp"
+#include "foehn/petsc/communication_counts.hpp"
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_numbering.hpp"
@@ -54,6 +56,8 @@ struct SystemTimes {
   // The CUDA calls of its assemblies and solves, by every library (cuda_call_counts.hpp); zero
   // unless counting was started.
   CudaCallCounts cuda_calls;
+  // The MPI communication of its assemblies and solves (communication_counts.hpp).
+  CommunicationCounts communication;
 };
 
 class System {
@@ -100,6 +104,10 @@ class System {
   // `loosest_relative_tolerance` > 0: LinearSolver::solve_loosely, for solves whose result only
   // seeds a later, tighter one. Collective.
   SolveResult solve(Vec b, Vec x, double loosest_relative_tolerance = 0);
+  // Counts a solve the caller runs itself on this system's operator (several right-hand sides
+  // at once with BlockChebyshev, say): the result's iterations and seconds, and the CUDA calls
+  // and communication of `run`, as solve() counts its own.
+  SolveResult record_solve(const std::function<SolveResult()>& run);
 
   const SystemTimes& times() const noexcept { return times_; }
   void reset_times() noexcept { times_ = {}; }
@@ -120,6 +128,7 @@ void System::assemble(const Op& op, const double* lumped, const SystemAssembler:
                       PetscMatrix* same_values) {
   const AssemblyTimes before = assembler_.times();
   const CudaCallCounts calls_before = cuda_call_counts();
+  const CommunicationCounts communication_before = communication_counts();
   assembler_.assemble(
       op, *matrix_, rhs_.get(),
       [&](double* values, double* rhs) {
@@ -131,6 +140,7 @@ void System::assemble(const Op& op, const double* lumped, const SystemAssembler:
   times_.assembly += assembler_.times().assembly - before.assembly;
   times_.handoff += assembler_.times().handoff - before.handoff;
   times_.cuda_calls += cuda_call_counts() - calls_before;
+  times_.communication += communication_counts() - communication_before;
   ++times_.assemblies;
 }
 

@@ -265,6 +265,8 @@ Backend choose_backend(RunOptions& o, const Ranks& ranks) {
       std::printf("foehn-mountainwave: %s\n", line.c_str());
     const std::string sharing = petsc::device_sharing_warning(ranks.comm);
     if (!sharing.empty()) std::printf("foehn-mountainwave: warning: %s\n", sharing.c_str());
+    if (ranks.rank == 0)
+      std::printf("foehn-mountainwave: %s\n", petsc::gpu_aware_mpi_report().c_str());
   }
   if (o.mesh_file.empty()) {
     const MountainMeshOptions& d = o.domain;
@@ -395,8 +397,11 @@ bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& 
       measured.system_steps = 0;
     }
     const CudaCallCounts calls_before = cuda_call_counts();
+    const petsc::CommunicationCounts communication_before = petsc::communication_counts();
     const StepReport& last = measured.last = model.step();
     const CudaCallCounts step_calls = cuda_call_counts() - calls_before;
+    const petsc::CommunicationCounts step_communication =
+        petsc::communication_counts() - communication_before;
     outputs.follow(model.state());  // the tracers: the velocity on the host every step
     ++steps_run;
     // The flow over the mountain is faster than U: the measured number is only warned about.
@@ -414,7 +419,7 @@ bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& 
     }
     if (steps_run > o.timing_warmup_steps) {
       add_times(measured.timings, last.times);
-      measured.breakdown.add(last, step_calls);
+      measured.breakdown.add(last, step_calls, step_communication);
       ++measured.system_steps;
     }
     if (ranks.rank == 0) print_step_line(model, last);
@@ -461,24 +466,27 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
   if (ranks.rank != 0) return;
   if (timed_steps > 0)
     std::printf("\n%s\n", system_report_markdown(step_breakdown["systems"], timed_steps).c_str());
-  const nlohmann::json run = {{"steps", model.completed_steps()},
-                              {"run_seconds", measured.run_clock.seconds()},
-                              {"adapt_seconds", total_seconds(measured.adaptations)},
-                              {"adaptations", to_json(measured.adaptations)},
-                              {"time", model.time()},
-                              {"dt", o.numerics.dt},
-                              {"cfl", measured.last.cfl},
-                              {"max_divergence", measured.last.max_divergence},
-                              {"nodes", mesh.global_nodes},
-                              {"tets", mesh.global_tets},
-                              {"ranks", ranks.count},
-                              {"backend", to_string(backend)},
-                              {"solves", model.device_solves() ? "device" : "host"},
-                              {"strategy", fe::to_string(o.numerics.strategy)},
-                              {"tracer_parcels_left_domain", outputs.tracers_left_domain()},
-                              {"gpu_memory_max_bytes_per_rank", measured.gpu_memory.max_used_bytes},
-                              {"gpu_memory_bytes_per_tet", measured.gpu_memory.bytes_per_tet},
-                              {"timed_steps", step_breakdown}};
+  const nlohmann::json run = {
+      {"steps", model.completed_steps()},
+      {"run_seconds", measured.run_clock.seconds()},
+      {"adapt_seconds", total_seconds(measured.adaptations)},
+      {"adaptations", to_json(measured.adaptations)},
+      {"time", model.time()},
+      {"dt", o.numerics.dt},
+      {"cfl", measured.last.cfl},
+      {"max_divergence", measured.last.max_divergence},
+      {"nodes", mesh.global_nodes},
+      {"tets", mesh.global_tets},
+      {"ranks", ranks.count},
+      {"backend", to_string(backend)},
+      {"solves", model.device_solves() ? "device" : "host"},
+      {"mpi", model.device_solves() && petsc::petsc_passes_device_buffers() ? "cuda-aware"
+                                                                            : "host-staged"},
+      {"strategy", fe::to_string(o.numerics.strategy)},
+      {"tracer_parcels_left_domain", outputs.tracers_left_domain()},
+      {"gpu_memory_max_bytes_per_rank", measured.gpu_memory.max_used_bytes},
+      {"gpu_memory_bytes_per_tet", measured.gpu_memory.bytes_per_tet},
+      {"timed_steps", step_breakdown}};
   write_text(o.output_dir / "run.json", run.dump(2) + "\n");
 }
 

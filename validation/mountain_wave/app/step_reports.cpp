@@ -5,9 +5,11 @@
 
 namespace foehn::mountainwave {
 
-void StepBreakdown::add(const StepReport& report, const CudaCallCounts& cuda_calls) {
+void StepBreakdown::add(const StepReport& report, const CudaCallCounts& cuda_calls,
+                        const petsc::CommunicationCounts& communication) {
   ++steps_;
   cuda_calls_ += cuda_calls;
+  communication_ += communication;
   seconds_[0] += report.times.assembly;
   seconds_[1] += report.times.handoff;
   seconds_[2] += report.times[TimedPhase::petsc_setup];
@@ -27,6 +29,7 @@ nlohmann::json StepBreakdown::json(MPI_Comm comm) const {
   if (!counting_cuda_calls()) calls = nullptr;
   return {{"steps", steps_},
           {"cuda_calls_per_step", calls},
+          {"communication_per_step", communication_per_step(communication_, steps_, comm)},
           {"seconds_per_step",
            {{"assembly", largest[0] / n},
             {"handoff", largest[1] / n},
@@ -53,6 +56,16 @@ nlohmann::json cuda_calls_per_step(const CudaCallCounts& counts, std::int64_t st
           {"bytes_to_device", static_cast<double>(largest[6]) / n}};
 }
 
+nlohmann::json communication_per_step(const petsc::CommunicationCounts& counts, std::int64_t steps,
+                                      MPI_Comm comm) {
+  std::array<std::int64_t, 3> largest = {counts.halo_exchanges, counts.messages, counts.reductions};
+  MPI_Allreduce(MPI_IN_PLACE, largest.data(), 3, MPI_INT64_T, MPI_MAX, comm);
+  const double n = std::max<double>(static_cast<double>(steps), 1.0);
+  return {{"halo_exchanges", static_cast<double>(largest[0]) / n},
+          {"messages", static_cast<double>(largest[1]) / n},
+          {"reductions", static_cast<double>(largest[2]) / n}};
+}
+
 void add_times(StepTimings& timings, const StepTimes& t) {
   for (int phase = 0; phase < timed_phase_count; ++phase)
     timings.add(static_cast<TimedPhase>(phase), t.phases[static_cast<std::size_t>(phase)]);
@@ -75,6 +88,8 @@ nlohmann::json system_report(const std::vector<petsc::SystemTimes>& times, std::
     const double* s = &seconds[4 * k];
     nlohmann::json calls = cuda_calls_per_step(t.cuda_calls, steps, comm);  // collective
     if (!counting) calls = nullptr;
+    const nlohmann::json communication =
+        communication_per_step(t.communication, steps, comm);  // collective
     report.push_back({{"name", linear_systems[k].name},
                       {"prefix", linear_systems[k].prefix},
                       {"assemblies_per_step", static_cast<double>(t.assemblies) / n},
@@ -85,18 +100,20 @@ nlohmann::json system_report(const std::vector<petsc::SystemTimes>& times, std::
                         {"handoff", s[1] / n},
                         {"setup", s[2] / n},
                         {"solve", s[3] / n}}},
-                      {"cuda_calls_per_step", calls}});
+                      {"cuda_calls_per_step", calls},
+                      {"communication_per_step", communication}});
   }
   return report;
 }
 
 std::string system_report_markdown(const nlohmann::json& report, std::int64_t steps) {
-  std::string text = "Per linear system, mean per step over " + std::to_string(steps) + " step" +
-                     (steps == 1 ? "" : "s") +
-                     " (seconds: the slowest rank).\n\n"
-                     "| System | Assemblies | Solves | Krylov its | Assembly (s) | Hand-off (s) | "
-                     "PC set-up (s) | Solve (s) | Kernels | Host syncs |\n"
-                     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::string text =
+      "Per linear system, mean per step over " + std::to_string(steps) + " step" +
+      (steps == 1 ? "" : "s") +
+      " (seconds: the slowest rank).\n\n"
+      "| System | Assemblies | Solves | Krylov its | Assembly (s) | Hand-off (s) | "
+      "PC set-up (s) | Solve (s) | Kernels | Host syncs | Halo exchanges | Reductions |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   for (const nlohmann::json& system : report) {
     const nlohmann::json& s = system["seconds_per_step"];
     const nlohmann::json& calls = system["cuda_calls_per_step"];
@@ -105,13 +122,18 @@ std::string system_report_markdown(const nlohmann::json& report, std::int64_t st
       std::snprintf(counts, sizeof counts, "| %.0f | %.0f |",
                     calls["kernel_launches"].get<double>(),
                     calls["host_synchronizations"].get<double>());
-    char row[320];
+    const nlohmann::json& communication = system["communication_per_step"];
+    char exchanges[64];
+    std::snprintf(exchanges, sizeof exchanges, " %.0f | %.0f |",
+                  communication["halo_exchanges"].get<double>(),
+                  communication["reductions"].get<double>());
+    char row[384];
     std::snprintf(
-        row, sizeof row, "| %s | %.3g | %.3g | %.4g | %.4g | %.4g | %.4g | %.4g %s\n",
+        row, sizeof row, "| %s | %.3g | %.3g | %.4g | %.4g | %.4g | %.4g | %.4g %s%s\n",
         system["name"].get<std::string>().c_str(), system["assemblies_per_step"].get<double>(),
         system["solves_per_step"].get<double>(), system["krylov_iterations_per_step"].get<double>(),
         s["assembly"].get<double>(), s["handoff"].get<double>(), s["setup"].get<double>(),
-        s["solve"].get<double>(), counts);
+        s["solve"].get<double>(), counts, exchanges);
     text += row;
   }
   return text;

@@ -21,8 +21,10 @@ namespace foehn::mountainwave {
 // solve, the step, and the Krylov iterations of every system.
 class StepBreakdown {
  public:
-  // `cuda_calls`: the CUDA calls the step made (zero unless counting, -count_cuda_calls).
-  void add(const StepReport& report, const CudaCallCounts& cuda_calls = {});
+  // `cuda_calls`: the CUDA calls the step made (zero unless counting, -count_cuda_calls);
+  // `communication`: its halo exchanges, messages and reductions (always counted).
+  void add(const StepReport& report, const CudaCallCounts& cuda_calls = {},
+           const petsc::CommunicationCounts& communication = {});
   // Seconds are the largest over the ranks (as the timing table's). Collective.
   nlohmann::json json(MPI_Comm comm) const;
 
@@ -31,11 +33,17 @@ class StepBreakdown {
   std::array<double, 5> seconds_{};
   std::array<std::int64_t, linear_system_count> iterations_{};
   CudaCallCounts cuda_calls_;
+  petsc::CommunicationCounts communication_;
 };
 
 // CUDA call counts per step as JSON (kernel launches, graph launches, host synchronisations,
 // copies and bytes each way), the largest over the ranks. Collective.
 nlohmann::json cuda_calls_per_step(const CudaCallCounts& counts, std::int64_t steps, MPI_Comm comm);
+
+// MPI communication per step as JSON (halo exchanges, messages, reductions), the largest over the
+// ranks. Collective.
+nlohmann::json communication_per_step(const petsc::CommunicationCounts& counts, std::int64_t steps,
+                                      MPI_Comm comm);
 
 // Adds one step's times to the timing table, row by row.
 void add_times(StepTimings& timings, const StepTimes& t);

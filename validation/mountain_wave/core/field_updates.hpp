@@ -24,6 +24,27 @@ struct StridedCopy {
   }
 };
 
+// Interleaved 3-vectors (node i's component c at 3 i + c) to three columns (c at c rows + i),
+// over 3 rows indices.
+struct ToColumns {
+  const double* interleaved;
+  double* columns;
+  std::size_t rows;
+  FOEHN_HD void operator()(std::size_t j) const {
+    columns[(j % 3) * rows + j / 3] = interleaved[j];
+  }
+};
+
+// The reverse of ToColumns.
+struct FromColumns {
+  const double* columns;
+  double* interleaved;
+  std::size_t rows;
+  FOEHN_HD void operator()(std::size_t j) const {
+    interleaved[j] = columns[(j % 3) * rows + j / 3];
+  }
+};
+
 // destination[i] = value (a skipped tracer's new values: zero).
 struct Fill {
   double* destination;

@@ -13,6 +13,7 @@
 
 #include "boundary_conditions.hpp"
 #include "field_updates.hpp"
+#include "foehn/petsc/block_chebyshev.hpp"
 #include "foehn/petsc/matrix_handoff.hpp"
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/petsc/node_numbering.hpp"
@@ -47,6 +48,9 @@ struct MountainWaveModel::Systems {
   // Operators that are only applied: D, G (D's values as 3 x 1 blocks) and P (kept for K + P).
   std::unique_ptr<petsc::System> divergence, stabilisation;
   std::unique_ptr<petsc::PetscMatrix> gradient;
+  // The projection's three components in one fixed Chebyshev solve (made by the first
+  // projection that runs one; project() in mountain_wave_step.cpp).
+  std::unique_ptr<petsc::BlockChebyshev> projection_block;
 
   // Fixed per mesh.
   std::vector<std::uint32_t> kinds;

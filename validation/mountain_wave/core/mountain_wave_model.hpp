@@ -153,6 +153,7 @@ class MountainWaveModel {
   void momentum_predictor(StepReport& report);     // 2. u'
   void pressure_increment(StepReport& report);     // 3. dp
   void project(StepReport& report);                // 4. u* = u' + du
+  bool project_together(StepReport& report);       //    du's components in one solve
   double interior_divergence();                    // the divergence diagnostic
   void check_state_finite() const;
 };

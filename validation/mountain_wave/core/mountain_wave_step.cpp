@@ -247,6 +247,53 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
             picard_rtol(numerics_, report));
 }
 
+// The three components of M du = -dt G dp in one BlockChebyshev solve: one sparse product and
+// halo exchange per iteration for all three, where three solves exchange three times. Used where
+// the projection's solver is a fixed Chebyshev iteration with Jacobi (the GPU default; the same
+// iterations and bounds), unless -projection_foehn_block_solve false. Returns false (nothing
+// done) otherwise.
+bool MountainWaveModel::project_together(StepReport& report) {
+  Systems& s = *systems_;
+  petsc::System& projection = s.system(LinearSystem::projection);
+  const auto plan = projection.solver().fixed_chebyshev_plan(picard_rtol(numerics_, report));
+  if (!plan || !projection.solver().block_solves()) return false;
+  const Stream* stream = s.fields.stream_or_null();
+  if (!s.projection_block)
+    s.projection_block =
+        std::make_unique<petsc::BlockChebyshev>(s.mass(), 3, plan->lower, plan->upper, stream);
+  petsc::BlockChebyshev& block = *s.projection_block;
+  const auto rows = static_cast<std::size_t>(block.local_rows());
+  {
+    const petsc::VecArray gradient(s.v_gradient.get(), petsc::VecAccess::read, stream);
+    const petsc::VecArray rhs(block.rhs(), petsc::VecAccess::write, stream);
+    for_each(s.fields, 3 * rows, ToColumns{gradient.data(), rhs.data(), rows});
+  }
+  // From zero (or from the previous Picard iteration's du).
+  const bool warm = starts_warm(numerics_, report);
+  if (warm) {
+    const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read, stream);
+    const petsc::VecArray guess(block.solution(), petsc::VecAccess::write, stream);
+    for_each(s.fields, 3 * rows, ToColumns{increment.data(), guess.data(), rows});
+  }
+  const petsc::SolveResult result = projection.record_solve([&] {
+    const Stopwatch clock;
+    block.solve(plan->iterations, warm);
+    petsc::SolveResult done;
+    done.iterations = plan->iterations;
+    done.converged = true;
+    done.reason_code = KSP_CONVERGED_ITS;
+    done.reason = "CONVERGED_ITS";
+    done.solve_seconds = clock.seconds();
+    return done;
+  });
+  report.times[TimedPhase::petsc_solve] += result.solve_seconds;
+  report.iterations_of(LinearSystem::projection) += result.iterations;
+  const petsc::VecArray solution(block.solution(), petsc::VecAccess::read, stream);
+  const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::write, stream);
+  for_each(s.fields, 3 * rows, FromColumns{solution.data(), increment.data(), rows});
+  return true;
+}
+
 void MountainWaveModel::project(StepReport& report) {
   Systems& s = *systems_;
   const auto owned = static_cast<std::size_t>(mesh_.owned_nodes);
@@ -254,7 +301,8 @@ void MountainWaveModel::project(StepReport& report) {
   // M du = -dt G dp, component by component; u* = u' + du, boundary values restored.
   FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_increment.get(), s.v_gradient.get()));
   FOEHN_PETSC_CHECK(VecScale(s.v_gradient.get(), -numerics_.dt));
-  for (int c = 0; c < 3; ++c) {
+  const bool together = project_together(report);
+  for (int c = 0; c < 3 && !together; ++c) {
     {
       const petsc::VecArray gradient(s.v_gradient.get(), petsc::VecAccess::read, stream);
       const petsc::VecArray rhs(s.projection_rhs.get(), petsc::VecAccess::write, stream);
