@@ -111,12 +111,14 @@ tar -xJf "$src"/openmpi_"$version".orig.tar.* -C "$src"
 fail() { tail -n 40 "$log" >&2; say "$1 failed (full log: $log)"; exit 1; }
 (cd "$src/openmpi-$version" && ./configure "${options[@]}") >>"$log" 2>&1 || fail configure
 (cd "$src/openmpi-$version" && make -j "$(nproc)" && make install) >>"$log" 2>&1 || fail make
-# UCX's run-time libraries (not its static archives) beside Open MPI's, keeping UCX's module
-# folder layout (lib/ucx/), so the prefix is all a run needs (scripts/cuda-mpi-env.sh).
+# UCX's run-time libraries beside Open MPI's, by their sonames only (the wheel holds each library
+# three times, as .so, .so.0 and .so.0.0.0, and static archives), keeping UCX's module folder
+# (lib/ucx/), so the prefix is all a run needs (scripts/cuda-mpi-env.sh).
 if [[ -n $ucx_root ]]; then
   mkdir -p "$prefix/lib/ucx"
-  cp -a "$ucx_root"/lib/lib*.so* "$prefix/lib/"
-  cp -a "$ucx_root"/lib/ucx/lib*.so* "$prefix/lib/ucx/"
+  cp "$ucx_root"/lib/lib*.so.[0-9] "$prefix/lib/"
+  cp "$ucx_root"/lib/ucx/lib*.so.[0-9] "$prefix/lib/ucx/"
+  rm -f "$prefix"/lib/ucx/libucx_perftest*
 fi
 "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |
   grep -q 'mpi_built_with_cuda_support:value:true' || fail "the CUDA check of ompi_info"

@@ -282,13 +282,13 @@ for mode in "$@"; do
     sanitize)
       # racecheck and synccheck on two ranks, one GPU each: device data complete on the stream
       # PETSc and MPI read before they read it.
-      for tool in racecheck synccheck; do
+      for tool in ${SANITIZE_TOOLS:-racecheck synccheck}; do
         # "test[:gtest filter]"
         for entry in ${SANITIZE_TESTS:-block_chebyshev_test mountain_wave_gpu_test:*OverAllRanks*}; do
           test=${entry%%:*} filter=
           [[ $entry == *:* ]] && filter=--gtest_filter=${entry#*:}
           echo "== compute-sanitizer $tool, $test $filter on 2 ranks"
-          timeout 300 $run $mpi -n 2 compute-sanitizer --tool "$tool" --error-exitcode 9 "$test" \
+          timeout "${SANITIZE_LIMIT:-150}" $run $mpi -n 2 compute-sanitizer --tool "$tool" --error-exitcode 9 "$test" \
             $filter 2>&1 | grep -E "ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED" | sort | uniq -c
           echo "exit ${PIPESTATUS[0]}"
         done

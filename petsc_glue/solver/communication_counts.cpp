@@ -17,9 +17,10 @@ std::int64_t whole(PetscLogDouble count) noexcept {
 // thread-safe PETSc adds to the thread-local copies too, which only its log handler reads.
 CommunicationCounts communication_counts() noexcept {
   CommunicationCounts counts;
-  counts.halo_exchanges = whole(petsc_wait_ct + petsc_wait_all_ct + petsc_wait_any_ct);
+  counts.halo_exchanges = whole(petsc_wait_all_ct + petsc_wait_any_ct);
   counts.messages = whole(petsc_send_ct + petsc_isend_ct);
-  counts.reductions = whole(petsc_allreduce_ct + petsc_gather_ct + petsc_scatter_ct);
+  counts.reductions =
+      whole(petsc_allreduce_ct + petsc_gather_ct + petsc_scatter_ct + petsc_wait_ct);
   return counts;
 }
 

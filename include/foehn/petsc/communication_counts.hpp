@@ -10,14 +10,16 @@
 // The counts are PETSc's own (the counters -log_view sums: PETSc's sources and any code that
 // includes petsclog.h, Foehn's included, count through its MPI macros), read without a log
 // handler, so they cost nothing to keep:
-//  - halo_exchanges: waits for neighbour messages (MPI_Wait, MPI_Waitall). A PetscSF halo
-//    exchange (every MatMult, VecScatter and PetscSF broadcast or reduction with off-rank
+//  - halo_exchanges: completions of neighbour messages (MPI_Waitall, MPI_Waitany). A PetscSF
+//    halo exchange (every MatMult, VecScatter and PetscSF broadcast or reduction with off-rank
 //    entries) waits once for what it receives and once for what it sends, on each rank that
 //    has both; a rank with no neighbour in it does not wait. Zero on one rank.
 //  - messages: point-to-point messages sent (MPI_Send, MPI_Isend and persistent sends started).
 //  - reductions: collective operations on communicators of several ranks (MPI_Allreduce,
 //    MPI_Bcast, MPI_Reduce_scatter_block, MPI_Alltoall and PETSc's gathers and scatters), each
-//    of which waits for every rank. Zero on one rank.
+//    of which waits for every rank, and the waits for single requests (MPI_Wait): PETSc's
+//    non-blocking reductions (pipelined Krylov methods, VecNormBegin/End) complete that way,
+//    and PETSc counts their MPI_Iallreduce nowhere else. Zero on one rank.
 // A PETSc built without logging (--with-log=0) has no counters: counts stay zero and
 // communication_counts_available() says so.
 #include <cstdint>

@@ -24,8 +24,15 @@ namespace {
 // step's solution (a good guess for a flow that changes little per step); the elliptic systems,
 // whose errors feed the divergence directly, to 1e-10. Measured trade-offs:
 // docs/mountain_wave.md.
-petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device) {
+petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device, int ranks) {
   petsc::SolverSettings settings = petsc::SolverSettings::for_kind(system.kind, on_device);
+  // Transport and momentum on several GPUs: pipelined GMRES, one non-blocking reduction per
+  // iteration (overlapped with the next product) where GMRES waits for two. The same iterations
+  // (5 M tets on two H200: theta 43, qv 29, momentum 37 per step either way); its extra vector
+  // work only pays where the reductions cross ranks (bench/results/mountainwave-syncs-*).
+  const bool nonsymmetric = system.kind == petsc::SolverKind::advection_diffusion ||
+                            system.kind == petsc::SolverKind::momentum;
+  if (on_device && ranks > 1 && nonsymmetric) settings.krylov_method = KSPPGMRES;
   const bool elliptic =
       system.kind == petsc::SolverKind::pressure || system.kind == petsc::SolverKind::elliptic;
   settings.relative_tolerance = elliptic ? 1e-10 : 1e-8;
@@ -135,13 +142,15 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   // PETSc's COO maps with the first (petsc::PetscMatrix's same_layout constructor), which is
   // built once instead of seven times.
   const petsc::System* scalar_layout = nullptr;
+  int ranks = 1;
+  MPI_Comm_size(mesh.comm, &ranks);
   for (const LinearSystemRow& row : linear_systems) {
     const int size = row.block_size;
     auto& system = s.systems[index_of(row.id)];
     system = std::make_unique<petsc::System>(
         s.assembler, s.numbering,
         petsc::SystemSpec{std::string(row.name), std::string(row.prefix), size, size, size == 3,
-                          settings_of(row, on_device), std::nullopt},
+                          settings_of(row, on_device, ranks), std::nullopt},
         size == 1 ? scalar_layout : nullptr);
     if (size == 1 && !scalar_layout) scalar_layout = system.get();
   }
