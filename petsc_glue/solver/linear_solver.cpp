@@ -187,8 +187,6 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
   FOEHN_PETSC_CHECK(KSPGetPC(ksp_, &pc));
   if (!settings.preconditioner.empty())
     FOEHN_PETSC_CHECK(PCSetType(pc, settings.preconditioner.c_str()));
-  if (!settings.krylov_method.empty())
-    FOEHN_PETSC_CHECK(KSPSetType(ksp_, settings.krylov_method.c_str()));
   // Does nothing for another PC type.
   if (!settings.jacobi_fix_zero_diagonal)
     FOEHN_PETSC_CHECK(PCJacobiSetFixDiagonal(pc, PETSC_FALSE));

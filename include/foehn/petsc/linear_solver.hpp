@@ -69,9 +69,6 @@ struct SolverSettings {
   // PETSc PC type replacing the kind's ("hypre", "jacobi", ...; empty: the kind's), still
   // overridden by -<prefix>pc_type.
   std::string preconditioner;
-  // PETSc KSP type replacing the kind's ("pgmres", ...; empty: the kind's), still overridden by
-  // -<prefix>ksp_type.
-  std::string krylov_method;
   // The operators live on the GPU (MATAIJCUSPARSE): the kind's defaults are then ones whose
   // setup and application stay on the GPU (docs/solvers.md, "On the GPU").
   bool on_device = false;

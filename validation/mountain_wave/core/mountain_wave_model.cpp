@@ -24,15 +24,8 @@ namespace {
 // step's solution (a good guess for a flow that changes little per step); the elliptic systems,
 // whose errors feed the divergence directly, to 1e-10. Measured trade-offs:
 // docs/mountain_wave.md.
-petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device, int ranks) {
+petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device) {
   petsc::SolverSettings settings = petsc::SolverSettings::for_kind(system.kind, on_device);
-  // Transport and momentum on several GPUs: pipelined GMRES, one non-blocking reduction per
-  // iteration (overlapped with the next product) where GMRES waits for two. The same iterations
-  // (5 M tets on two H200: theta 43, qv 29, momentum 37 per step either way); its extra vector
-  // work only pays where the reductions cross ranks (bench/results/mountainwave-syncs-*).
-  const bool nonsymmetric = system.kind == petsc::SolverKind::advection_diffusion ||
-                            system.kind == petsc::SolverKind::momentum;
-  if (on_device && ranks > 1 && nonsymmetric) settings.krylov_method = KSPPGMRES;
   const bool elliptic =
       system.kind == petsc::SolverKind::pressure || system.kind == petsc::SolverKind::elliptic;
   settings.relative_tolerance = elliptic ? 1e-10 : 1e-8;
@@ -87,6 +80,15 @@ petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device,
 
 }  // namespace
 
+// The block solve's sparse-dense product (cuSPARSE SpMM through PETSc's MatMatMult) reads the
+// matrix once for three columns, but on the GPU it ran slower per column than three sparse
+// products with vectors once the ranks' shares grew (H200, issue 54, bench/results/
+// mountainwave-syncs-*): per step -11% for the default case (50 k rows) and -6% at 558 k tets
+// (95 k rows) on one GPU, -25% at 558 k tets on two; +7% at 5 M tets on two (425 k rows a rank)
+// and the projection 2.4x slower at 20 M on four (850 k rows a rank). Below this many rows on
+// every rank the exchanges it saves win.
+constexpr std::int64_t block_projection_max_rows = 250000;
+
 bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
   switch (numerics.solves) {
     case SolvePlacement::host:
@@ -110,6 +112,18 @@ bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
   // there.
   return numerics.backend == Backend::cuda && petsc::device_solves_available() &&
          petsc::one_rank_per_device(comm);
+}
+
+void MountainWaveModel::choose_projection_solve() {
+  // An explicit -projection_foehn_block_solve (true or false) decides; else the size.
+  PetscBool given = PETSC_FALSE;
+  const std::string prefix(linear_systems[index_of(LinearSystem::projection)].prefix);
+  FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, prefix.c_str(), "-foehn_block_solve", &given));
+  std::int64_t largest = mesh_.owned_nodes;
+  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_INT64_T, MPI_MAX, mesh_.comm);
+  project_components_together_ =
+      systems_->system(LinearSystem::projection).solver().block_solves() &&
+      (given || largest <= block_projection_max_rows);
 }
 
 MountainWaveModel::Systems::Systems(const petsc::DistributedMesh& mesh, const Numerics& numerics,
@@ -142,15 +156,13 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
   // PETSc's COO maps with the first (petsc::PetscMatrix's same_layout constructor), which is
   // built once instead of seven times.
   const petsc::System* scalar_layout = nullptr;
-  int ranks = 1;
-  MPI_Comm_size(mesh.comm, &ranks);
   for (const LinearSystemRow& row : linear_systems) {
     const int size = row.block_size;
     auto& system = s.systems[index_of(row.id)];
     system = std::make_unique<petsc::System>(
         s.assembler, s.numbering,
         petsc::SystemSpec{std::string(row.name), std::string(row.prefix), size, size, size == 3,
-                          settings_of(row, on_device, ranks), std::nullopt},
+                          settings_of(row, on_device), std::nullopt},
         size == 1 ? scalar_layout : nullptr);
     if (size == 1 && !scalar_layout) scalar_layout = system.get();
   }
@@ -166,6 +178,7 @@ MountainWaveModel::MountainWaveModel(const petsc::DistributedMesh& mesh,
       petsc::SystemSpec{"stabilisation", "", 1, 1, false, std::nullopt, std::nullopt},
       scalar_layout);
   setup_fixed_data();
+  choose_projection_solve();
   setup_constraints();
 }
 

@@ -136,6 +136,11 @@ class MountainWaveModel {
   std::array<bool, tracer_count> tracer_zero_on_rank_{};
   std::array<bool, tracer_count> tracer_stays_zero_{};
   bool tracer_zero_agreed_ = false;
+  // The projection's three components in one BlockChebyshev solve (project_together): where
+  // the solver allows it and each rank's share is small enough for the exchanges it saves to
+  // outweigh the dense product's slower reads (decided at setup, the same on every rank).
+  bool project_components_together_ = false;
+  void choose_projection_solve();
 
   void setup_fixed_data();
   void set_up_element_data();  // parts of setup_fixed_data (model_setup.cpp)

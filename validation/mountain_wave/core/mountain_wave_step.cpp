@@ -250,13 +250,13 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
 // The three components of M du = -dt G dp in one BlockChebyshev solve: one sparse product and
 // halo exchange per iteration for all three, where three solves exchange three times. Used where
 // the projection's solver is a fixed Chebyshev iteration with Jacobi (the GPU default; the same
-// iterations and bounds), unless -projection_foehn_block_solve false. Returns false (nothing
-// done) otherwise.
+// iterations and bounds) and choose_projection_solve chose it (-projection_foehn_block_solve
+// true|false decides over the size rule). Returns false (nothing done) otherwise.
 bool MountainWaveModel::project_together(StepReport& report) {
   Systems& s = *systems_;
   petsc::System& projection = s.system(LinearSystem::projection);
   const auto plan = projection.solver().fixed_chebyshev_plan(picard_rtol(numerics_, report));
-  if (!plan || !projection.solver().block_solves()) return false;
+  if (!plan || !project_components_together_) return false;
   const Stream* stream = s.fields.stream_or_null();
   if (!s.projection_block)
     s.projection_block =
