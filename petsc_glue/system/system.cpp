@@ -67,16 +67,7 @@ void System::constrain_rhs(Vec b, Vec g) const {
 SolveResult System::solve(Vec b, Vec x, double loosest_relative_tolerance) {
   LinearSolver& ksp = solver();
   ksp.set_operator(matrix_->mat());
-  const CudaCallCounts calls_before = cuda_call_counts();
-  const CommunicationCounts communication_before = communication_counts();
-  const SolveResult result = ksp.solve_loosely(b, x, loosest_relative_tolerance);
-  times_.cuda_calls += cuda_call_counts() - calls_before;
-  times_.communication += communication_counts() - communication_before;
-  times_.setup += result.setup_seconds;
-  times_.solve += result.solve_seconds;
-  times_.iterations += result.iterations;
-  ++times_.solves;
-  return result;
+  return record_solve([&] { return ksp.solve_loosely(b, x, loosest_relative_tolerance); });
 }
 
 SolveResult System::record_solve(const std::function<SolveResult()>& run) {
