@@ -93,10 +93,11 @@ petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device)
 // matrix once for three columns, but on the GPU it ran slower per column than three sparse
 // products with vectors once the ranks' shares grew (H200, issue 54, bench/results/
 // mountainwave-syncs-*): per step -11% for the default case (50 k rows) and -6% at 558 k tets
-// (95 k rows) on one GPU, -25% at 558 k tets on two; +7% at 5 M tets on two (425 k rows a rank)
-// and the projection 2.4x slower at 20 M on four (850 k rows a rank). Below this many rows on
-// every rank the exchanges it saves win.
-constexpr std::int64_t block_projection_max_rows = 250000;
+// (95 k rows) on one GPU, -25% at 558 k tets on two (50 k rows a rank); the projection 22%
+// slower at 5 M tets on four (212 k rows a rank), +7% a step at 5 M on two (425 k), the
+// projection 2.4x slower at 20 M on four (850 k). Up to this many rows on every rank the
+// exchanges and launches it saves win.
+constexpr std::int64_t block_projection_max_rows = 100000;
 
 bool device_solves_for(const Numerics& numerics, MPI_Comm comm) {
   switch (numerics.solves) {
