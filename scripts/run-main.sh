@@ -26,7 +26,7 @@ done
 ranks=$(bash scripts/ranks-for-host.sh build "$tets")
 # On a GPU host the CUDA-aware Open MPI that setup.sh built carries device buffers between the
 # ranks (foehn-mountainwave asks the MPI and says which route its log's "MPI:" line takes).
-cuda_mpi=$(FOEHN_CUDA_MPI=${FOEHN_CUDA_MPI:-auto} bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1)
+cuda_mpi=$(bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1) || cuda_mpi=
 if [[ -n $cuda_mpi ]]; then
   # shellcheck source=scripts/cuda-mpi-env.sh
   source scripts/cuda-mpi-env.sh "$cuda_mpi"

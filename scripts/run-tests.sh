@@ -22,7 +22,7 @@ bash scripts/check-format.sh || format_status=$?
 ctest --test-dir build --output-on-failure -j "$jobs" || status=$?
 # On a GPU host with the CUDA-aware Open MPI (setup.sh builds it there): every multi-rank
 # test of the GPU again under it (ctest -L mpi -L gpu), so both MPIs are tested where both exist.
-cuda_mpi=$(bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1)
+cuda_mpi=$(bash scripts/setup-cuda-mpi.sh 2>/dev/null | tail -n 1) || cuda_mpi=
 if [[ -n $cuda_mpi ]]; then
   echo "run-tests: the multi-rank tests again under the CUDA-aware Open MPI ($cuda_mpi)"
   (source scripts/cuda-mpi-env.sh "$cuda_mpi" && export FOEHN_TEST_MPIEXEC=$cuda_mpi/bin/mpiexec &&

@@ -40,7 +40,7 @@ cuda_home=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
 
 deps=$(mkdir -p "${FOEHN_DEPS:-.deps}" && cd "${FOEHN_DEPS:-.deps}" && pwd)
 # The version of Debian's runtime library, which the build must match.
-version=$(dpkg-query -W -f='${Version}' libopenmpi3 2>/dev/null | sed 's/-.*//')
+version=$(dpkg-query -W -f='${Version}' libopenmpi3 2>/dev/null | sed 's/-.*//' || true)
 [[ -n $version ]] || { say "Debian's libopenmpi3 is not installed: nothing to match"; echo; exit 0; }
 prefix=$deps/openmpi-$version-cuda
 log=$deps/openmpi-$version-cuda-build.log
@@ -67,8 +67,9 @@ if [[ ! -f $ucx/.ok ]] && python3 -m pip --version >/dev/null 2>&1; then
   fi
 fi
 ucx_root=
-[[ -f $ucx/.ok ]] && ucx_root=$(dirname "$(find "$ucx" -path '*/include/ucp/api/ucp.h' | head -n 1)")
-[[ -n $ucx_root ]] && ucx_root=$(cd "$ucx_root/../../.." && pwd)
+ucp_header=
+[[ -f $ucx/.ok ]] && ucp_header=$(find "$ucx" -path '*/include/ucp/api/ucp.h' | head -n 1)
+[[ -n $ucp_header ]] && ucx_root=$(cd "$(dirname "$ucp_header")/../../.." && pwd)
 
 options=(
   "--prefix=$prefix" "--with-cuda=$cuda_home" --enable-mpi-fortran=usempif08
@@ -79,6 +80,14 @@ options=(
 stamp=$(printf '%s\n' "$version" "${options[@]}" "$(nvcc --version | tail -n 1)" | sha256sum | cut -c1-16)
 if [[ -f $prefix/foehn-mpi.stamp && $(cat "$prefix/foehn-mpi.stamp") == "$stamp" ]]; then
   echo "$prefix"
+  exit 0
+fi
+# A build that failed with these options is not tried again at every run (15-20 minutes): the
+# runs keep Debian's Open MPI and say so; removing the marker tries again.
+failed_marker=$deps/openmpi-$version-cuda.failed
+if [[ -f $failed_marker && $(cat "$failed_marker") == "$stamp" ]]; then
+  say "an earlier build failed (log: $log; remove $failed_marker to try again): Debian's Open MPI is kept"
+  echo
   exit 0
 fi
 
@@ -107,8 +116,17 @@ if ! (apt-get "${apt_options[@]}" update -qq && cd "$src" &&
   echo
   exit 0
 fi
-tar -xJf "$src"/openmpi_"$version".orig.tar.* -C "$src"
-fail() { tail -n 40 "$log" >&2; say "$1 failed (full log: $log)"; exit 1; }
+# A failure from here on keeps Debian's Open MPI (exit 0, an empty line) and is remembered.
+fail() {
+  tail -n 40 "$log" >&2
+  say "$1 failed (full log: $log): Debian's Open MPI is kept"
+  echo "$stamp" >"$failed_marker"
+  echo
+  exit 0
+}
+orig=$(ls "$src"/openmpi_"$version".orig.tar.* 2>/dev/null | grep -v '\.asc$' | head -n 1 || true)
+[[ -n $orig ]] || fail "finding openmpi_$version.orig.tar.* in the source package"
+tar -xf "$orig" -C "$src" || fail "unpacking $orig"
 (cd "$src/openmpi-$version" && ./configure "${options[@]}") >>"$log" 2>&1 || fail configure
 (cd "$src/openmpi-$version" && make -j "$(nproc)" && make install) >>"$log" 2>&1 || fail make
 # UCX's run-time libraries beside Open MPI's, by their sonames only (the wheel holds each library
@@ -116,8 +134,8 @@ fail() { tail -n 40 "$log" >&2; say "$1 failed (full log: $log)"; exit 1; }
 # (lib/ucx/), so the prefix is all a run needs (scripts/cuda-mpi-env.sh).
 if [[ -n $ucx_root ]]; then
   mkdir -p "$prefix/lib/ucx"
-  cp "$ucx_root"/lib/lib*.so.[0-9] "$prefix/lib/"
-  cp "$ucx_root"/lib/ucx/lib*.so.[0-9] "$prefix/lib/ucx/"
+  { cp "$ucx_root"/lib/lib*.so.[0-9] "$prefix/lib/" &&
+    cp "$ucx_root"/lib/ucx/lib*.so.[0-9] "$prefix/lib/ucx/"; } || fail "copying UCX's libraries"
   rm -f "$prefix"/lib/ucx/libucx_perftest*
 fi
 "$prefix/bin/ompi_info" --parsable --all 2>/dev/null |

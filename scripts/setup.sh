@@ -60,7 +60,7 @@ petsc_dir=
 echo "setup: PETSc: $petsc${petsc_dir:+ ($petsc_dir)}"
 # A CUDA-aware Open MPI (Debian's own source, same ABI) on a GPU host, into .deps/; an empty line
 # elsewhere (scripts/setup-cuda-mpi.sh says when; FOEHN_CUDA_MPI=0|1 decides).
-cuda_mpi=$(bash scripts/setup-cuda-mpi.sh | tail -n 1)
+cuda_mpi=$(bash scripts/setup-cuda-mpi.sh | tail -n 1) || cuda_mpi=
 echo "setup: MPI: ${cuda_mpi:+CUDA-aware Open MPI in $cuda_mpi (runs use it; }Debian's Open MPI${cuda_mpi:+ for the builds)}"
 # Mmg, the remesher of foehn/adapt, from PyPI's mmgpy wheel (empty where PyPI is unreachable).
 mmg_dir=$(bash scripts/setup-mmg.sh | tail -n 1)

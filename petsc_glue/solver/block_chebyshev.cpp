@@ -23,6 +23,8 @@ namespace {
 // waits once for the update (the ordering VecArray does per array, done once for all).
 class UpdateArrays {
  public:
+  // Every array must live where the update runs (a Vec bound to the CPU, or of another device
+  // kind, would hand a host kernel a device pointer or the reverse).
   UpdateArrays(const Stream* stream, bool on_device) : stream_(stream), on_device_(on_device) {}
   ~UpdateArrays() {
     try {
@@ -32,8 +34,13 @@ class UpdateArrays {
     for (int i = 0; i < read_count_; ++i)
       (void)VecRestoreArrayReadAndMemType(reads_[i].object, &reads_[i].array);
     if (written_) (void)VecRestoreArrayWriteAndMemType(written_, &write_array_);
-    for (int i = 0; i < product_count_; ++i)
+    for (int i = 0; i < product_count_; ++i) {
+#if defined(PETSC_HAVE_CUDA)
       (void)MatDenseRestoreArrayReadAndMemType(products_[i].object, &products_[i].array);
+#else
+      (void)MatDenseRestoreArrayRead(products_[i].object, &products_[i].array);
+#endif
+    }
   }
   UpdateArrays(const UpdateArrays&) = delete;
   UpdateArrays& operator=(const UpdateArrays&) = delete;
@@ -43,19 +50,29 @@ class UpdateArrays {
     PetscMemType memory = PETSC_MEMTYPE_HOST;
     FOEHN_PETSC_CHECK(VecGetArrayReadAndMemType(vec, &array, &memory));
     reads_[read_count_++] = {vec, array};
+    expect_placement(memory);
     return array;
   }
   const double* read(Mat dense) {
     const PetscScalar* array = nullptr;
+#if defined(PETSC_HAVE_CUDA)
     PetscMemType memory = PETSC_MEMTYPE_HOST;
     FOEHN_PETSC_CHECK(MatDenseGetArrayReadAndMemType(dense, &array, &memory));
+#else
+    // A PETSc without CUDA (Debian's 3.18, which lacks the MemType variant) holds it on the host.
+    FOEHN_PETSC_CHECK(MatDenseGetArrayRead(dense, &array));
+#endif
     products_[product_count_++] = {dense, array};
+#if defined(PETSC_HAVE_CUDA)
+    expect_placement(memory);
+#endif
     return array;
   }
   double* write(Vec vec) {
     PetscMemType memory = PETSC_MEMTYPE_HOST;
     FOEHN_PETSC_CHECK(VecGetArrayWriteAndMemType(vec, &write_array_, &memory));
     written_ = vec;
+    expect_placement(memory);
     return write_array_;
   }
   // Where the update runs; on the device, after PETSc's queued work.
@@ -67,6 +84,12 @@ class UpdateArrays {
   }
 
  private:
+  void expect_placement(PetscMemType memory) const {
+    if (PetscMemTypeDevice(memory) != on_device_)
+      fail(ErrorCategory::invalid_input, "BlockChebyshev: an array PETSc handed out lives in ",
+           PetscMemTypeDevice(memory) ? "device" : "host", " memory, the update runs on the ",
+           on_device_ ? "GPU" : "host", " (a Vec of another type, or bound to the CPU?)");
+  }
   template <class T, class A>
   struct Taken {
     T object = nullptr;
@@ -98,18 +121,20 @@ BlockChebyshev::BlockChebyshev(Mat matrix, int columns, double lower, double upp
          upper, "]");
   PetscInt local_columns = 0;
   FOEHN_PETSC_CHECK(MatGetLocalSize(matrix, &rows_, &local_columns));
-  if (rows_ != local_columns)
-    fail(ErrorCategory::invalid_input, "BlockChebyshev: the operator is not square on this rank (",
-         rows_, " x ", local_columns, " local)");
+  // Every rank decides the same (the storage below is created collectively).
+  int square = rows_ == local_columns ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &square, 1, MPI_INT, MPI_MIN,
+                PetscObjectComm(reinterpret_cast<PetscObject>(matrix)));
+  if (!square)
+    fail(ErrorCategory::invalid_input,
+         "BlockChebyshev: the operator is not square on every rank (this rank: ", rows_, " x ",
+         local_columns, " local)");
   FOEHN_PETSC_CHECK(MatCreateVecs(matrix, &inverse_diagonal_, nullptr));
-  on_device_ = is_device_vec(inverse_diagonal_);
-  if (on_device_ && stream == nullptr)
-    fail(ErrorCategory::invalid_input, "BlockChebyshev: a device operator needs a stream");
   try {
-    Block rhs;
-    make_block(rhs);
-    rhs_ = rhs.storage;  // the right-hand sides need no dense view
-    FOEHN_PETSC_CHECK(MatDestroy(&rhs.columns));
+    on_device_ = is_device_vec(inverse_diagonal_);
+    if (on_device_ && stream == nullptr)
+      fail(ErrorCategory::invalid_input, "BlockChebyshev: a device operator needs a stream");
+    make_block(rhs_block_);  // the right-hand sides (their dense view is not used)
     for (Block& block : iterates_) make_block(block);
   } catch (...) {
     release();  // no destructor runs for a constructor that throws
@@ -122,12 +147,11 @@ BlockChebyshev::~BlockChebyshev() {
 }
 
 void BlockChebyshev::release() noexcept {
-  for (Block& block : iterates_) {
-    (void)MatDestroy(&block.product);
-    (void)MatDestroy(&block.columns);  // before the storage it views
-    (void)VecDestroy(&block.storage);
+  for (Block* block : {&rhs_block_, &iterates_[0], &iterates_[1], &iterates_[2]}) {
+    (void)MatDestroy(&block->product);
+    (void)MatDestroy(&block->columns);  // before the storage it views
+    (void)VecDestroy(&block->storage);
   }
-  (void)VecDestroy(&rhs_);
   (void)VecDestroy(&inverse_diagonal_);
 }
 
@@ -143,18 +167,19 @@ void BlockChebyshev::make_block(Block& block) const {
   PetscScalar* array = nullptr;
   PetscMemType memory = PETSC_MEMTYPE_HOST;
   FOEHN_PETSC_CHECK(VecGetArrayAndMemType(block.storage, &array, &memory));
-  // The dense Mat views the Vec's storage (column c at c * rows); the Vec keeps owning it.
+  // The dense Mat views the Vec's storage (column c at c * rows); the Vec keeps owning it. The
+  // columns' layout is PETSc's to split (every rank stores all of them anyway).
   PetscErrorCode created = 0;
   if (PetscMemTypeDevice(memory)) {
 #if defined(PETSC_HAVE_CUDA)
-    created =
-        MatCreateDenseCUDA(comm, rows_, columns_, PETSC_DETERMINE, columns_, array, &block.columns);
+    created = MatCreateDenseCUDA(comm, rows_, PETSC_DECIDE, PETSC_DETERMINE, columns_, array,
+                                 &block.columns);
 #else
     created = PETSC_ERR_SUP;
 #endif
   } else {
     created =
-        MatCreateDense(comm, rows_, columns_, PETSC_DETERMINE, columns_, array, &block.columns);
+        MatCreateDense(comm, rows_, PETSC_DECIDE, PETSC_DETERMINE, columns_, array, &block.columns);
   }
   FOEHN_PETSC_CHECK(VecRestoreArrayAndMemType(block.storage, &array));
   FOEHN_PETSC_CHECK(created);
@@ -213,7 +238,7 @@ void BlockChebyshev::solve(int iterations, bool nonzero_guess) {
   }
   {
     UpdateArrays arrays(stream_, on_device_);
-    ChebyshevFirstIterate first{arrays.read(rhs_),
+    ChebyshevFirstIterate first{arrays.read(rhs_block_.storage),
                                 arrays.read(iterates_[0].storage),
                                 nonzero_guess ? arrays.read(iterates_[0].product) : nullptr,
                                 arrays.read(inverse_diagonal_),
@@ -230,7 +255,7 @@ void BlockChebyshev::solve(int iterations, bool nonzero_guess) {
     const double omega = omega_product * c_current / c_next;
     {
       UpdateArrays arrays(stream_, on_device_);
-      ChebyshevNextIterate step{arrays.read(rhs_),
+      ChebyshevNextIterate step{arrays.read(rhs_block_.storage),
                                 arrays.read(iterates_[previous].storage),
                                 arrays.read(iterates_[current].storage),
                                 arrays.read(iterates_[current].product),

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/petsc_check.hpp"
@@ -81,6 +82,19 @@ std::optional<LinearSolver::FixedChebyshevPlan> LinearSolver::fixed_chebyshev_pl
   PetscBool jacobi = PETSC_FALSE;
   FOEHN_PETSC_CHECK(PetscObjectTypeCompare(reinterpret_cast<PetscObject>(pc), PCJACOBI, &jacobi));
   if (!jacobi) return std::nullopt;
+  // Only the plain diagonal and the first kind are what a block solve reproduces.
+  PCJacobiType jacobi_type = PC_JACOBI_DIAGONAL;
+  PetscBool absolute = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PCJacobiGetType(pc, &jacobi_type));
+  FOEHN_PETSC_CHECK(PCJacobiGetUseAbs(pc, &absolute));
+  if (jacobi_type != PC_JACOBI_DIAGONAL || absolute) return std::nullopt;
+  char kind[32] = "";
+  PetscBool kind_set = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(PetscOptionsGetString(nullptr, prefix_.empty() ? nullptr : prefix_.c_str(),
+                                          "-ksp_chebyshev_kind", kind, sizeof kind, &kind_set));
+  if (kind_set && std::string_view(kind) != "first") return std::nullopt;
+  PetscBool nonzero_guess = PETSC_FALSE;
+  FOEHN_PETSC_CHECK(KSPGetInitialGuessNonzero(ksp_, &nonzero_guess));
   PetscInt max_iterations = 0;
   FOEHN_PETSC_CHECK(KSPGetTolerances(ksp_, nullptr, nullptr, nullptr, &max_iterations));
   PetscInt iterations = max_iterations;
@@ -88,7 +102,8 @@ std::optional<LinearSolver::FixedChebyshevPlan> LinearSolver::fixed_chebyshev_pl
     iterations = std::min(
         iterations, chebyshev_iterations_for(fixed_chebyshev_rate_, loosest_relative_tolerance));
   return FixedChebyshevPlan{fixed_chebyshev_lower_, fixed_chebyshev_upper_,
-                            static_cast<int>(std::max<PetscInt>(iterations, 1))};
+                            static_cast<int>(std::max<PetscInt>(iterations, 1)),
+                            nonzero_guess == PETSC_TRUE};
 }
 
 SolveResult LinearSolver::solve_loosely(Vec b, Vec x, double relative_tolerance) {

@@ -37,7 +37,7 @@ class BlockChebyshev {
 
   // The right-hand sides and the solutions (and initial guess) as Vecs of local size
   // rows * columns, column c's local entry i at c * rows + i; read and written with VecArray.
-  Vec rhs() const noexcept { return rhs_; }
+  Vec rhs() const noexcept { return rhs_block_.storage; }
   Vec solution() const noexcept { return iterates_[0].storage; }
   int columns() const noexcept { return columns_; }
   PetscInt local_rows() const noexcept { return rows_; }
@@ -66,7 +66,7 @@ class BlockChebyshev {
   const Stream* stream_;
   PetscInt rows_ = 0;
   bool on_device_ = false;
-  Vec rhs_ = nullptr;
+  Block rhs_block_;
   Vec inverse_diagonal_ = nullptr;
   Block iterates_[3];
   PetscObjectState diagonal_state_ = -1;

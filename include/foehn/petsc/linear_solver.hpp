@@ -175,7 +175,8 @@ class LinearSolver {
   bool block_solves() const noexcept { return block_solves_; }
   const SolverStatistics& statistics() const noexcept { return statistics_; }
 
-  // A fixed Chebyshev solve with Jacobi (KSPCHEBYSHEV, no norms, known eigenvalue bounds, as
+  // A fixed Chebyshev solve with Jacobi (KSPCHEBYSHEV of the first kind, no norms, known
+  // eigenvalue bounds, the plain diagonal, as
   // SolverSettings::fixed_chebyshev or the options set it up): its bounds and the iterations a
   // solve_loosely(b, x, loosest_relative_tolerance) runs. None for any other method, so a
   // caller that solves several right-hand sides itself (BlockChebyshev) keeps the user's
@@ -183,6 +184,7 @@ class LinearSolver {
   struct FixedChebyshevPlan {
     double lower = 0, upper = 0;
     int iterations = 0;
+    bool nonzero_guess = false;  // the solver starts from the solution's content
   };
   std::optional<FixedChebyshevPlan> fixed_chebyshev_plan(double loosest_relative_tolerance) const;
 

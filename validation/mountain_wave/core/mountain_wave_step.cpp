@@ -269,7 +269,7 @@ bool MountainWaveModel::project_together(StepReport& report) {
     for_each(s.fields, 3 * rows, ToColumns{gradient.data(), rhs.data(), rows});
   }
   // From zero (or from the previous Picard iteration's du).
-  const bool warm = starts_warm(numerics_, report);
+  const bool warm = starts_warm(numerics_, report) && plan->nonzero_guess;
   if (warm) {
     const petsc::VecArray increment(s.v_increment.get(), petsc::VecAccess::read, stream);
     const petsc::VecArray guess(block.solution(), petsc::VecAccess::write, stream);
