@@ -40,6 +40,7 @@
 #include "run_options.hpp"
 #include "run_outputs.hpp"
 #include "step_reports.hpp"
+#include "time_step.hpp"
 
 namespace foehn::mountainwave {
 namespace {
@@ -153,81 +154,6 @@ std::string fingerprint_of(const RunOptions& o, Backend backend, bool device_sol
       // Slabs and METIS number and split the mesh differently: other sums, other bits.
       .add("mesh_built", builds_mesh_in_slabs(o, ranks) ? "in slabs" : "whole on rank 0");
   return f.str();
-}
-
-// True when `span` is a whole number of `dt` (to 1e-9 of a step).
-bool whole_steps(double span, double dt) {
-  const double steps = span / dt;
-  return std::fabs(steps - std::round(steps)) <= 1e-9 * std::max(1.0, std::fabs(steps));
-}
-
-double shortest_edge(const TetMesh& local, MPI_Comm comm) {
-  double shortest = INFINITY;
-  for (const Tet& tet : local.tets)
-    for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b) {
-        double l2 = 0;
-        for (int k = 0; k < 3; ++k) {
-          const double e = local.nodes[tet[a]][k] - local.nodes[tet[b]][k];
-          l2 += e * e;
-        }
-        shortest = std::min(shortest, std::sqrt(l2));
-      }
-  double result = 0;
-  MPI_Allreduce(&shortest, &result, 1, MPI_DOUBLE, MPI_MIN, comm);
-  return result;
-}
-
-// A run ends exactly at -end_time: with -cfl the step is shortened to divide it; a -dt that
-// does not is refused rather than overshooting. The advective CFL number U dt / shortest
-// edge is bounded by -cfl_max: the implicit steps stay stable far beyond it, but the flow
-// they give is no longer a solution of anything (docs/mountain_wave.md).
-// Six significant digits: enough to act on, unlike the 17 of an exact double.
-std::string brief(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", value);
-  return text;
-}
-
-void choose_time_step(RunOptions& o, double shortest) {
-  const double speed = o.physics.closed_box ? 0.0 : o.physics.inflow_speed;
-  if (o.cfl > 0) {
-    if (o.cfl > o.cfl_max)
-      fail(ErrorCategory::invalid_input, "-cfl ", o.cfl, " is above -cfl_max ", o.cfl_max);
-    if (!(speed > 0))
-      fail(ErrorCategory::invalid_input, "-cfl needs a flow: -U is 0",
-           o.physics.closed_box ? " (-closed_box)" : "");
-    const double longest_dt = o.cfl * shortest / speed;
-    o.numerics.dt = o.end_time / std::ceil(o.end_time / longest_dt * (1 - 1e-12));
-  }
-  const double cfl = speed * o.numerics.dt / shortest;
-  if (cfl > o.cfl_max)
-    fail(ErrorCategory::invalid_input, "-dt ", brief(o.numerics.dt),
-         " s gives a CFL number U dt / h of ", brief(cfl), " (U ", brief(speed),
-         " m/s, shortest edge h ", brief(shortest), " m), above -cfl_max ", brief(o.cfl_max),
-         "; use -dt <= ", brief(o.cfl_max * shortest / speed), " or raise -cfl_max");
-  // A run that cannot end in any reasonable time (-end_time 1e15, -dt 1e-300) is refused here,
-  // not stepped through for days.
-  constexpr double most_steps = static_cast<double>(max_run_steps);
-  if (!(o.end_time / o.numerics.dt <= most_steps))
-    fail(ErrorCategory::invalid_input, "-end_time ", brief(o.end_time), " s at -dt ",
-         brief(o.numerics.dt), " s is ", brief(o.end_time / o.numerics.dt),
-         " steps, more than the ", brief(most_steps), " a run may take");
-  if (!whole_steps(o.end_time, o.numerics.dt)) {
-    const double steps = std::ceil(o.end_time / o.numerics.dt);
-    fail(ErrorCategory::invalid_input, "-end_time ", o.end_time, " s is not a whole number of -dt ",
-         brief(o.numerics.dt), " s steps: the run would end at ", brief(steps * o.numerics.dt),
-         " s. Use -end_time ", brief(steps * o.numerics.dt), " or -dt ", brief(o.end_time / steps));
-  }
-}
-
-void check_whole_steps_to_end(const RunOptions& o, double start) {
-  if (start > o.end_time + 1e-9 * o.numerics.dt)
-    fail(ErrorCategory::invalid_input, "-restart starts at t = ", start, " s, after -end_time ",
-         o.end_time, " s");
-  if (!whole_steps(o.end_time - start, o.numerics.dt))
-    fail(ErrorCategory::invalid_input, "-end_time ", o.end_time, " s is not a whole number of -dt ",
-         o.numerics.dt, " s steps after the restart time ", start, " s");
 }
 
 void write_text(const std::filesystem::path& path, const std::string& text) {

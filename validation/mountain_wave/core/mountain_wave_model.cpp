@@ -22,8 +22,8 @@ namespace {
 
 // The solver settings of one system. Transport and momentum: rtol 1e-8 from the previous
 // step's solution (a good guess for a flow that changes little per step); the elliptic systems,
-// whose errors feed the divergence directly, to 1e-10. Measured trade-offs:
-// docs/mountain_wave.md.
+// whose errors feed the divergence directly, to 1e-10 (the pressure to 1e-8 on the GPU, below).
+// Measured trade-offs: docs/mountain_wave.md.
 petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device) {
   petsc::SolverSettings settings = petsc::SolverSettings::for_kind(system.kind, on_device);
   const bool elliptic =

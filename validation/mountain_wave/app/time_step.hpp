@@ -1,0 +1,22 @@
+#pragma once
+// foehn-mountainwave's time step. A run ends exactly at -end_time: with -cfl the step is
+// shortened to divide it; a -dt that does not is refused rather than overshooting. The
+// advective CFL number U dt / shortest edge is bounded by -cfl_max: the implicit steps stay
+// stable far beyond it, but the flow they give is no longer a solution of anything
+// (docs/mountain_wave.md).
+#include <mpi.h>
+
+#include "foehn/mesh/tet_mesh.hpp"
+#include "run_options.hpp"
+
+namespace foehn::mountainwave {
+
+// The shortest edge of the ranks' local meshes. Collective.
+double shortest_edge(const TetMesh& local, MPI_Comm comm);
+// Sets o.numerics.dt from -cfl (if given) and checks it against -cfl_max, the run's step budget
+// and -end_time (a whole number of steps); invalid_input naming the options otherwise.
+void choose_time_step(RunOptions& o, double shortest);
+// A restart at `start` must still end at -end_time after a whole number of steps.
+void check_whole_steps_to_end(const RunOptions& o, double start);
+
+}  // namespace foehn::mountainwave
