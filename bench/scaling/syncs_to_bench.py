@@ -20,7 +20,9 @@ import os
 import re
 import sys
 
-NAME = re.compile(r"^syncs-(\d+)-(.+)-(\d+)gpu-(staged|aware)$")
+# syncs-<tets>-<variant>-<n>gpu-staged|aware (device calls) or -<n>cpu-host (CPU ranks with
+# -foehn_solver_defaults device: the GPU's algorithms and so its counts, without a GPU).
+NAME = re.compile(r"^syncs-(\d+)-(.+)-(\d+)(gpu|cpu)-(staged|aware|host)$")
 
 
 def per_step(counts):
@@ -31,7 +33,8 @@ def load_case(folder, call):
     match = NAME.match(os.path.basename(folder))
     with open(os.path.join(folder, "run.json")) as f:
         run = json.load(f)
-    tets, variant, gpus, route = match.groups()
+    tets, variant, count, kind, route = match.groups()
+    gpus = count if kind == "gpu" else 0
     timed = run["timed_steps"]
     seconds = timed["seconds_per_step"]["total"]
     case = {"name": "mountainwave_timestep", "size": run["tets"], "size_unit": "tets",
@@ -48,13 +51,40 @@ def load_case(folder, call):
                         for s in timed["systems"] if s["solves_per_step"] > 0}}
     if route == "aware" and run["mpi"] != "cuda-aware":
         sys.exit(f"{folder}: run under the CUDA-aware MPI but PETSc staged its messages")
+    if kind == "cpu":
+        case["mpi"] = "host"  # CPU vectors: nothing to stage
+    # A physics run (the default case's hour) also has the comparison with linear theory
+    # (validation/linear_theory/compare_to_linear_theory.py --out <run>/lt) and the divergence
+    # diagnostic at its end.
+    theory = os.path.join(folder, "lt", "comparison.json")
+    if os.path.exists(theory):
+        with open(theory) as f:
+            heights = json.load(f)["heights"]
+        case["simulated_seconds"] = run["time"]
+        case["max_divergence_at_end"] = run["max_divergence"]
+        case["linear_theory_w"] = {
+            f"z{int(h['z'])}": {key: round(h["w"][key], 4) for key in
+                                ("correlation", "peak_up_model", "peak_down_model")}
+            for h in heights}
     return case
 
 
+def syncs(case):
+    comm = case["communication_per_step"]
+    return comm["halo_exchanges"] + comm["reductions"]
+
+
 def add_speedups(cases):
+    # Fewer synchronisations than the "before" variant of the same call, size and ranks.
+    before = {(c["device_call"], c["size"], c["ranks"], c["gpus"]): c for c in cases
+              if c["variant"] == "before"}
+    for case in cases:
+        base = before.get((case["device_call"], case["size"], case["ranks"], case["gpus"]))
+        if base is not None and syncs(case) > 0:
+            case["syncs_vs_before"] = round(syncs(base) / syncs(case), 3)
     one_gpu = {(c["device_call"], c["size"], c["variant"]): c for c in cases if c["gpus"] == 1}
     for case in cases:
-        if case["gpus"] == 1:
+        if case["gpus"] <= 1:
             continue
         key = (case["device_call"], case["size"], case["variant"])
         base, label = one_gpu.get(key), "1_gpu"
@@ -69,16 +99,18 @@ def markdown(report):
     lines = [f"# {report['area']} on {report['device']}, {report['date']}", "",
              f"- commits: {report['commit']}", f"- command: `{report['command']}`"]
     lines += [f"- {note}" for note in report["notes"]]
-    lines += ["", "| call | tets | variant | GPUs | MPI | s/step | vs 1 GPU | halo exchanges | "
-              "reductions | messages | kernels | host waits |",
-              "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines += ["", "| call | tets | variant | GPUs (0: CPU) | ranks | MPI | s/step | vs 1 GPU | "
+              "halo exchanges | reductions | fewer than before | messages | kernels | host waits |",
+              "|---|---:|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for c in report["cases"]:
         comm, calls = c["communication_per_step"], c["cuda_calls_per_step"] or {}
-        speedup = c.get("speedup_vs_baseline")
+        speedup, fewer = c.get("speedup_vs_baseline"), c.get("syncs_vs_before")
         lines.append(
-            f"| {c['device_call']} | {c['size']:,} | {c['variant']} | {c['gpus']} | {c['mpi']} | "
-            f"{c['time_ms'] / 1e3:.4f} | {'' if speedup is None else f'{speedup:.2f}x'} | "
-            f"{comm['halo_exchanges']:.0f} | {comm['reductions']:.0f} | {comm['messages']:.0f} | "
+            f"| {c['device_call']} | {c['size']:,} | {c['variant']} | {c['gpus']} | {c['ranks']} | "
+            f"{c['mpi']} | {c['time_ms'] / 1e3:.4f} | "
+            f"{'' if speedup is None else f'{speedup:.2f}x'} | "
+            f"{comm['halo_exchanges']:.0f} | {comm['reductions']:.0f} | "
+            f"{'' if fewer is None else f'{fewer:.2f}x'} | {comm['messages']:.0f} | "
             f"{calls.get('kernel_launches', '-')} | {calls.get('host_synchronizations', '-')} |")
     return "\n".join(lines) + "\n"
 

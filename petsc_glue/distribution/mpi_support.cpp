@@ -1,5 +1,9 @@
 #include "mpi_support.hpp"
 
+// PETSc's logging macros count these collectives with PETSc's own (petsc::communication_counts):
+// an agreement on errors synchronises the ranks as any reduction does.
+#include <petsclog.h>
+
 #include <algorithm>
 #include <array>
 #include <climits>

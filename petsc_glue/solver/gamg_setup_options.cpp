@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "foehn/petsc/linear_solver.hpp"
+#include "foehn/petsc/mpi_collective.hpp"
 #include "foehn/petsc/petsc_check.hpp"
 
 namespace foehn::petsc {
@@ -39,6 +40,21 @@ std::vector<OptionPreset> gamg_setup_presets(const GamgSetup& setup,
     const std::string ordering = "-" + setup.prefix + "mg_coarse_sub_pc_factor_mat_ordering_type";
     if (!user_gave(ordering.c_str())) presets.push_back({ordering, "natural"});
   }
+  // The coarse solve as one Richardson iteration without a norm (the same application of the
+  // coarse preconditioner, LU of the coarsest level's blocks) instead of preonly: KSPPREONLY
+  // reduces the PC's failure flag over the communicator at every application
+  // (PCReduceFailedReason, an MPI_Allreduce in every V-cycle on several ranks, issue 54). A
+  // failure still reaches every rank: the coarse correction it leaves NaN is interpolated to
+  // every rank, and the outer Krylov method's next inner product sees it.
+  if (setup.several_ranks) {
+    const std::string coarse = "-" + setup.prefix + "mg_coarse_ksp_";
+    const std::string type = coarse + "type", its = coarse + "max_it", norm = coarse + "norm_type";
+    if (!user_gave(type.c_str())) {
+      presets.push_back({type, "richardson"});
+      if (!user_gave(its.c_str())) presets.push_back({its, "1"});
+      if (!user_gave(norm.c_str())) presets.push_back({norm, "none"});
+    }
+  }
   return presets;
 }
 
@@ -61,9 +77,11 @@ GamgSetupOptions::GamgSetupOptions(KSP ksp, const std::string& prefix) {
     FOEHN_PETSC_CHECK(PetscOptionsHasName(nullptr, nullptr, name, &given));
     return given == PETSC_TRUE;
   };
+  PetscMPIInt ranks = 1;
+  FOEHN_MPI_CHECK(MPI_Comm_size(PetscObjectComm(reinterpret_cast<PetscObject>(ksp)), &ranks));
   try {
     for (detail::OptionPreset& preset : detail::gamg_setup_presets(
-             {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE, prefix},
+             {gamg == PETSC_TRUE, on_device == PETSC_TRUE, reuse == PETSC_TRUE, prefix, ranks > 1},
              user_gave)) {
       FOEHN_PETSC_CHECK(PetscOptionsSetValue(nullptr, preset.name.c_str(), preset.value.c_str()));
       set_.push_back(std::move(preset.name));

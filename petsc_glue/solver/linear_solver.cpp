@@ -194,7 +194,14 @@ void LinearSolver::configure(MPI_Comm comm, const SolverSettings& settings) {
                                      PETSC_DEFAULT, settings.max_iterations));
   FOEHN_PETSC_CHECK(
       KSPSetInitialGuessNonzero(ksp_, settings.initial_guess_nonzero ? PETSC_TRUE : PETSC_FALSE));
-  if (settings.cg_single_reduction) FOEHN_PETSC_CHECK(KSPCGUseSingleReduction(ksp_, PETSC_TRUE));
+  if (settings.cg_single_reduction) {
+    FOEHN_PETSC_CHECK(KSPCGUseSingleReduction(ksp_, PETSC_TRUE));
+    // PETSc's single-reduction CG fuses its inner products with the norm of the convergence
+    // test only for the natural norm sqrt(r' B r): with the preconditioned norm (CG's default)
+    // it makes a second reduction, a VecNorm, in every iteration (KSPSolve_CG_SingleReduction).
+    // -<prefix>ksp_norm_type overrides.
+    FOEHN_PETSC_CHECK(KSPSetNormType(ksp_, KSP_NORM_NATURAL));
+  }
   if (settings.fixed_chebyshev) apply_fixed_chebyshev(*settings.fixed_chebyshev);
   set_from_options();
   note_fixed_chebyshev_rate(settings);

@@ -84,7 +84,10 @@ struct SolverSettings {
   int gamg_process_eq_limit = 0;
   // CG (the elliptic and pressure kinds) with its two inner products and its norm in one
   // reduction per iteration (-<prefix>ksp_cg_single_reduction): on the GPU one host wait per
-  // iteration instead of three (KSPCGUseSingleReduction; no effect on another method).
+  // iteration instead of three (KSPCGUseSingleReduction; no effect on another method). The
+  // convergence test then uses the natural norm sqrt(r' B r), which PETSc fuses into that
+  // reduction (with the preconditioned norm it adds a VecNorm per iteration);
+  // -<prefix>ksp_norm_type preconditioned restores the other.
   bool cg_single_reduction = false;
   // Instead of the kind's Krylov method: a fixed number of Chebyshev iterations for a
   // preconditioned operator whose spectrum is known to lie in [lower, upper] (Jacobi-scaled P1
@@ -112,7 +115,8 @@ struct SolveResult {
   std::string reason;          // PETSc's name: "CONVERGED_RTOL", "DIVERGED_ITS", ...
   bool converged = false;      // reason_code > 0
   double residual_norm = 0.0;  // KSPGetResidualNorm: the norm of the convergence test
-                               // (preconditioned for CG and left-preconditioned GMRES)
+                               // (preconditioned for CG and left-preconditioned GMRES; natural
+                               // for single-reduction CG)
   double setup_seconds = 0.0;  // KSPSetUp + KSPSetUpOnBlocks (near 0 when the PC is reused)
   double solve_seconds = 0.0;  // KSPSolve
   bool preconditioner_rebuilt = false;
@@ -246,6 +250,7 @@ struct GamgSetup {
   bool device_operator = false;      // its operator is a cuSPARSE matrix
   bool reuse_interpolation = false;  // -<prefix>pc_gamg_reuse_interpolation
   std::string prefix;                // the solver's options prefix ("pressure_")
+  bool several_ranks = false;        // the solver's communicator has more than one rank
 };
 
 // One option LinearSolver sets for the duration of a set-up: -name value.

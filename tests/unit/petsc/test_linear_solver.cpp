@@ -285,6 +285,17 @@ TEST(LinearSolverGamg, SetupPresetsFollowThePlacementAndTheUsersOptions) {
            std::string(name) == "-p_mg_coarse_sub_pc_factor_mat_ordering_type";
   };
   EXPECT_EQ(gamg_setup_presets({true, true, false, "p_"}, gave), (Presets{clear, matmult}));
+  // On several ranks the coarse solve is one Richardson iteration without a norm: preonly
+  // reduces the PC's failure flag over the ranks in every V-cycle.
+  const OptionPreset richardson{"-p_mg_coarse_ksp_type", "richardson"},
+      once{"-p_mg_coarse_ksp_max_it", "1"}, no_norm{"-p_mg_coarse_ksp_norm_type", "none"};
+  EXPECT_EQ(gamg_setup_presets({true, false, false, "p_", true}, none),
+            (Presets{clear, richardson, once, no_norm}));
+  EXPECT_EQ(gamg_setup_presets({false, false, false, "p_", true}, none), Presets{});
+  const auto gave_type = [](const char* name) {
+    return std::string(name) == "-p_mg_coarse_ksp_type";
+  };
+  EXPECT_EQ(gamg_setup_presets({true, false, false, "p_", true}, gave_type), Presets{clear});
 }
 
 TEST(LinearSolverGamg, ANanThresholdIsRejected) {
@@ -490,9 +501,20 @@ TEST(LinearSolverSettings, CgSingleReductionIsTheCodesChoiceUnlessTheCommandLine
   {
     LinearSolver solver(PETSC_COMM_SELF, "single_", settings);
     EXPECT_NE(viewed(solver).find("single-reduction"), std::string::npos) << viewed(solver);
+    // The norm PETSc fuses into the one reduction (the preconditioned one adds a VecNorm).
+    KSPNormType norm = KSP_NORM_DEFAULT;
+    FOEHN_PETSC_CHECK(KSPGetNormType(solver.ksp(), &norm));
+    EXPECT_EQ(norm, KSP_NORM_NATURAL);
     solver.set_operator(a);
     EXPECT_TRUE(solver.solve(system.rhs, system.x).converged);
     EXPECT_LT(relative_error(system.x, system.exact), 1e-5);
+  }
+  {
+    ScopedOption preconditioned("-single_ksp_norm_type", "preconditioned");
+    LinearSolver solver(PETSC_COMM_SELF, "single_", settings);
+    KSPNormType norm = KSP_NORM_DEFAULT;
+    FOEHN_PETSC_CHECK(KSPGetNormType(solver.ksp(), &norm));
+    EXPECT_EQ(norm, KSP_NORM_PRECONDITIONED);
   }
   ScopedOption off("-single_ksp_cg_single_reduction", "false");
   LinearSolver solver(PETSC_COMM_SELF, "single_", settings);

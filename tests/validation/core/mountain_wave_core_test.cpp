@@ -6,9 +6,11 @@
 #include <gtest/gtest.h>
 #include <petscsys.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -225,61 +227,93 @@ TEST_P(CorePhysics, RestartFromACheckpointIsBitwiseTheUninterruptedRun) {
 #endif
   const MountainMeshOptions domain = small_domain();
   const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
-  Numerics numerics = placement_numerics();
-  numerics.stabilisation_interval = 2;  // the restart falls between two stabilisation updates
   const Physics physics;
   const std::string fingerprint = CaseFingerprint().add("test", "restart").str();
-
-  ModelState uninterrupted;
-  {
-    MountainWaveModel model(mesh, domain, physics, numerics);
-    uninterrupted = model.initial_state();
-    for (int step = 0; step < 5; ++step) model.step(uninterrupted);
-  }
   int rank = 0;
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
   const foehn::testing::TempDir folder;
-  std::string path = (folder.path() / "checkpoint.h5").string();
-  {
-    MountainWaveModel model(mesh, domain, physics, numerics);
-    ModelState first_part = model.initial_state();
-    for (int step = 0; step < 3; ++step) model.step(first_part);
-    // Every rank writes to rank 0's folder.
-    MPI_Bcast(path.data(), static_cast<int>(path.size()), MPI_CHAR, 0, PETSC_COMM_WORLD);
-    write_checkpoint(mesh, first_part, path, CheckpointMetadata{fingerprint});
-  }
-  MountainWaveModel restarted_model(mesh, domain, physics, numerics);  // fresh solvers
-  ModelState restarted = read_checkpoint(mesh, path, CheckpointMetadata{fingerprint});
-  for (int step = 0; step < 2; ++step) restarted_model.step(restarted);
+  // Without and with a history (the extrapolated velocity and the previous pressure increment,
+  // one Picard iteration), which the checkpoint keeps as extra node fields.
+  for (const bool history : {false, true}) {
+    SCOPED_TRACE(history ? "with history" : "without history");
+    Numerics numerics = placement_numerics();
+    numerics.stabilisation_interval = 2;  // the restart falls between two stabilisation updates
+    numerics.picard_extrapolate = numerics.pressure_guess_previous = history;
+    if (history) numerics.picard_iterations = 1;
+    ModelState uninterrupted;
+    {
+      MountainWaveModel model(mesh, domain, physics, numerics);
+      uninterrupted = model.initial_state();
+      for (int step = 0; step < 5; ++step) model.step(uninterrupted);
+    }
+    std::string path = (folder.path() / "checkpoint.h5").string();
+    {
+      MountainWaveModel model(mesh, domain, physics, numerics);
+      ModelState first_part = model.initial_state();
+      for (int step = 0; step < 3; ++step) model.step(first_part);
+      const std::vector<MeshField> kept = model.history();
+      EXPECT_EQ(kept.size(), history ? 2u : 0u);
+      // Every rank writes to rank 0's folder.
+      MPI_Bcast(path.data(), static_cast<int>(path.size()), MPI_CHAR, 0, PETSC_COMM_WORLD);
+      write_checkpoint(mesh, first_part, path, CheckpointMetadata{fingerprint}, kept);
+    }
+    MountainWaveModel restarted_model(mesh, domain, physics, numerics);  // fresh solvers
+    std::vector<MeshField> kept;
+    ModelState restarted = read_checkpoint(mesh, path, CheckpointMetadata{fingerprint}, &kept);
+    restarted_model.set_state(restarted);
+    restarted_model.set_history(kept);
+    for (int step = 0; step < 2; ++step) restarted_model.step(restarted);
 
-  EXPECT_EQ(restarted.step, uninterrupted.step);
-  EXPECT_EQ(restarted.time, uninterrupted.time);
-  PetscOptionsClearValue(nullptr, "-pressure_pc_type");
-  if (GetParam().solves == SolvePlacement::device) {
-    // Largest difference relative to the field's largest value, over the ranks.
-    const auto relative = [](const std::vector<double>& a, const std::vector<double>& b) {
-      double scale[2] = {0, testing::max_abs_difference(a, b)};
-      for (const double v : b) scale[0] = std::max(scale[0], std::abs(v));
-      MPI_Allreduce(MPI_IN_PLACE, scale, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
-      return scale[1] / std::max(scale[0], 1e-300);
-    };
-    const double u = relative(restarted.velocity, uninterrupted.velocity);
-    const double p = relative(restarted.pressure, uninterrupted.pressure);
-    const double theta = relative(restarted.theta, uninterrupted.theta);
-    const double qv = relative(restarted.tracers[0], uninterrupted.tracers[0]);
-    if (rank == 0)
-      std::printf(
-          "restart with the solves on the GPU, relative differences: u %.3e, p %.3e, "
-          "theta' %.3e, qv %.3e\n",
-          u, p, theta, qv);
-    // The transport and momentum solves stop at rtol 1e-8.
-    for (const double difference : {u, p, theta, qv}) EXPECT_LT(difference, 1e-7);
-    return;
+    EXPECT_EQ(restarted.step, uninterrupted.step);
+    EXPECT_EQ(restarted.time, uninterrupted.time);
+    if (GetParam().solves == SolvePlacement::device) {
+      // Largest difference relative to the field's largest value, over the ranks.
+      const auto relative = [](const std::vector<double>& a, const std::vector<double>& b) {
+        double scale[2] = {0, testing::max_abs_difference(a, b)};
+        for (const double v : b) scale[0] = std::max(scale[0], std::abs(v));
+        MPI_Allreduce(MPI_IN_PLACE, scale, 2, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+        return scale[1] / std::max(scale[0], 1e-300);
+      };
+      const double u = relative(restarted.velocity, uninterrupted.velocity);
+      const double p = relative(restarted.pressure, uninterrupted.pressure);
+      const double theta = relative(restarted.theta, uninterrupted.theta);
+      const double qv = relative(restarted.tracers[0], uninterrupted.tracers[0]);
+      if (rank == 0)
+        std::printf(
+            "restart with the solves on the GPU, relative differences: u %.3e, p %.3e, "
+            "theta' %.3e, qv %.3e\n",
+            u, p, theta, qv);
+      // The transport and momentum solves stop at rtol 1e-8.
+      for (const double difference : {u, p, theta, qv}) EXPECT_LT(difference, 1e-7);
+      continue;
+    }
+    EXPECT_EQ(restarted.velocity, uninterrupted.velocity);
+    EXPECT_EQ(restarted.pressure, uninterrupted.pressure);
+    EXPECT_EQ(restarted.theta, uninterrupted.theta);
+    EXPECT_EQ(restarted.tracers, uninterrupted.tracers);
   }
-  EXPECT_EQ(restarted.velocity, uninterrupted.velocity);
-  EXPECT_EQ(restarted.pressure, uninterrupted.pressure);
-  EXPECT_EQ(restarted.theta, uninterrupted.theta);
-  EXPECT_EQ(restarted.tracers, uninterrupted.tracers);
+  PetscOptionsClearValue(nullptr, "-pressure_pc_type");
+}
+
+// A history of the wrong size on one rank fails every rank; names it does not know are ignored.
+TEST(MountainWaveCore, HistoryOfTheWrongSizeIsRefusedEverywhere) {
+  const MountainMeshOptions domain = small_domain(4);
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  Numerics numerics;
+  numerics.picard_extrapolate = true;
+  MountainWaveModel model(mesh, domain, Physics{}, numerics);
+  model.set_state(model.initial_state());
+  int rank = 0;
+  MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  const std::size_t nodes = mesh.local.node_count();
+  std::vector<MeshField> fields{{"previous_velocity", 3, std::vector<double>(3 * nodes)},
+                                {"something_else", 1, {}}};
+  if (rank == 0) fields[0].values.pop_back();
+  EXPECT_EQ(foehn::testing::category_of([&] { model.set_history(fields); }),
+            ErrorCategory::invalid_input);
+  fields[0].values.resize(3 * nodes);
+  EXPECT_NO_THROW(model.set_history(fields));
+  EXPECT_EQ(model.history().size(), 1u);
 }
 
 // Tracer parcels ride the core's P1 velocity: in a uniform flow over flat ground they move by
@@ -377,6 +411,119 @@ TEST_P(CorePhysics, ProjectionComponentsSolvedTogetherAsOneByOne) {
   } else {
     EXPECT_EQ(together_times.communication.halo_exchanges, 0);
   }
+}
+
+// The lumped projection (du = -dt M_L^-1 G dp) solves nothing: no iteration, no halo exchange
+// and no reduction of the projection's, and the discrete divergence stays as small as the
+// consistent projection keeps it on the same case. Over flat ground the uniform flow is still
+// exact (G dp = 0 whatever the mass).
+TEST_P(CorePhysics, LumpedProjectionSolvesNothingAndKeepsTheDivergenceSmall) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  StepReport reports[2];
+  ModelState states[2];
+  petsc::SystemTimes projection[2];
+  for (const int lumped : {0, 1}) {
+    Numerics numerics = placement_numerics();
+    numerics.projection_mass = lumped ? ProjectionMass::lumped : ProjectionMass::consistent;
+    MountainWaveModel model(mesh, domain, Physics{}, numerics);
+    states[lumped] = model.initial_state();
+    // The first step assembles the mass matrix (which the lumped projection still reads for
+    // its row sums): counted from the second on.
+    reports[lumped] = model.step(states[lumped]);
+    model.reset_system_times();
+    for (int step = 1; step < 8; ++step) reports[lumped] = model.step(states[lumped]);
+    projection[lumped] = model.system_times()[index_of(LinearSystem::projection)];
+  }
+  EXPECT_EQ(reports[1].iterations_of(LinearSystem::projection), 0);
+  EXPECT_EQ(projection[1].iterations, 0);
+  EXPECT_EQ(projection[1].communication.halo_exchanges, 0);
+  EXPECT_EQ(projection[1].communication.reductions, 0);
+  EXPECT_GT(reports[0].iterations_of(LinearSystem::projection), 0);
+  EXPECT_LT(reports[1].max_divergence, 0.02 * 10.0 / 1000.0);
+  EXPECT_LT(reports[1].max_divergence, 2 * reports[0].max_divergence);
+  // A different discretisation of the same flow: close, not equal.
+  double largest = 0;
+  for (const double u : states[0].velocity) largest = std::max(largest, std::abs(u));
+  const double difference = testing::max_abs_difference(states[0].velocity, states[1].velocity);
+  EXPECT_GT(difference, 0.0);
+  EXPECT_LT(difference, 0.05 * largest);
+
+  MountainMeshOptions flat = small_domain();
+  flat.mountain_height = 0;
+  const auto flat_mesh = distributed_small_mesh(flat, PETSC_COMM_WORLD);
+  Numerics numerics = placement_numerics();
+  numerics.projection_mass = ProjectionMass::lumped;
+  MountainWaveModel model(flat_mesh, flat, Physics{}, numerics);
+  ModelState state = model.initial_state();
+  for (int step = 0; step < 4; ++step) model.step(state);
+  double worst = 0;
+  for (std::size_t n = 0; n < flat_mesh.local.node_count(); ++n)
+    worst = std::max({worst, std::abs(state.velocity[3 * n] - 10.0),
+                      std::abs(state.velocity[3 * n + 2]), std::abs(state.theta[n])});
+  EXPECT_LE(worst, 1e-7);
+}
+
+// The GPU's solver defaults on the host: the GPU's algorithms (GAMG-CG for the pressure, a fixed
+// Chebyshev projection, Jacobi-GMRES for transport), so its iteration counts where no GPU is,
+// and a state within the solvers' tolerances of the host defaults' one.
+TEST_P(CorePhysics, DeviceSolverDefaultsRunTheGpuAlgorithmsAnywhere) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  ModelState states[2];
+  StepReport reports[2];
+  std::vector<std::string> descriptions[2];
+  for (const int device : {0, 1}) {
+    Numerics numerics = placement_numerics();
+    numerics.solver_defaults = device ? SolverDefaults::device : SolverDefaults::host;
+    MountainWaveModel model(mesh, domain, Physics{}, numerics);
+    descriptions[device] = model.solver_descriptions();
+    states[device] = model.initial_state();
+    for (int step = 0; step < 3; ++step) reports[device] = model.step(states[device]);
+  }
+  const auto described = [&](int device, LinearSystem id, const char* text) {
+    return descriptions[device][index_of(id)].find(text) != std::string::npos;
+  };
+  EXPECT_TRUE(described(1, LinearSystem::projection, "chebyshev"))
+      << descriptions[1][index_of(LinearSystem::projection)];
+  EXPECT_TRUE(described(1, LinearSystem::theta, "gmres + jacobi"))
+      << descriptions[1][index_of(LinearSystem::theta)];
+  EXPECT_TRUE(described(1, LinearSystem::pressure, "gamg"));
+  EXPECT_TRUE(described(0, LinearSystem::projection, "cg"));
+  EXPECT_TRUE(described(0, LinearSystem::theta, "bjacobi"));
+  // 16 fixed Chebyshev iterations in the early Picard iteration and 20 in the last, counted
+  // once for the three components solved together or three times one by one.
+  const int projection = reports[1].iterations_of(LinearSystem::projection);
+  EXPECT_TRUE(projection == 16 + 20 || projection == 3 * (16 + 20)) << projection;
+  double largest = 0;
+  for (const double u : states[0].velocity) largest = std::max(largest, std::abs(u));
+  EXPECT_LE(testing::max_abs_difference(states[0].velocity, states[1].velocity), 1e-5 * largest);
+}
+
+// -pressure_guess_previous: the first Picard iteration's pressure solve starts from the
+// previous step's increment. Steps on the resident state (set_state drops the history): fewer
+// pressure iterations, the same state to within the solves' tolerances.
+TEST_P(CorePhysics, PressureGuessFromThePreviousStepSavesIterations) {
+  const MountainMeshOptions domain = small_domain();
+  const auto mesh = distributed_small_mesh(domain, PETSC_COMM_WORLD);
+  ModelState states[2];
+  int pressure_iterations[2] = {0, 0};
+  for (const int previous : {0, 1}) {
+    Numerics numerics = placement_numerics();
+    numerics.pressure_guess_previous = previous != 0;
+    MountainWaveModel model(mesh, domain, Physics{}, numerics);
+    model.set_state(model.initial_state());
+    // Once the flow has settled (the start is impulsive): its increments then change slowly.
+    for (int step = 0; step < 40; ++step) {
+      StepReport report = model.step();
+      if (step >= 20) pressure_iterations[previous] += report.iterations_of(LinearSystem::pressure);
+    }
+    states[previous] = model.state();
+  }
+  EXPECT_LT(pressure_iterations[1], pressure_iterations[0]);
+  double largest = 0;
+  for (const double u : states[0].velocity) largest = std::max(largest, std::abs(u));
+  EXPECT_LE(testing::max_abs_difference(states[0].velocity, states[1].velocity), 1e-6 * largest);
 }
 
 INSTANTIATE_TEST_SUITE_P(Placements, CorePhysics, ::testing::ValuesIn(testing::core_placements),

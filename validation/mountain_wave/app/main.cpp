@@ -232,6 +232,9 @@ petsc::DistributedMesh build_mesh(RunOptions& o, const Ranks& ranks,
   // A restart on an adapted mesh keeps the step the run chose on its starting mesh (set by the
   // caller): this mesh's shortest edge did not choose it and does not check it.
   if (!restarts_on_adapted_mesh) choose_time_step(o, shortest_edge(mesh.local, ranks.comm));
+  const std::string scheme_warning = time_scheme_warning(o);
+  if (ranks.rank == 0 && !scheme_warning.empty())
+    std::printf("foehn-mountainwave: warning: %s\n", scheme_warning.c_str());
   clock.files = clock.watch.seconds();
   return mesh;
 }
@@ -354,13 +357,13 @@ bool run_steps(MountainWaveModel& model, RunOutputs& outputs, const RunOptions& 
       next_output += o.output_interval;
     }
     if (o.checkpoint_interval > 0 && model.completed_steps() % o.checkpoint_interval == 0)
-      outputs.write_checkpoint(model.state());
+      outputs.write_checkpoint(model.state(), model.history());
   }
   if (!over()) return false;
   if (o.output_interval == 0 ||
       model.time() < next_output - o.output_interval - 1e-9 * o.numerics.dt)
     outputs.write(model.state());
-  outputs.write_checkpoint(model.state());
+  outputs.write_checkpoint(model.state(), model.history());
   return true;
 }
 
@@ -455,10 +458,13 @@ void run() {
   as_given.adapt.nodes = given_nodes;
   const std::string fingerprint =
       fingerprint_of(as_given, backend, model->device_solves(), ranks.count);
-  model->set_state(
-      o.restart.empty()
-          ? model->initial_state()
-          : read_checkpoint(*mesh, o.restart, CheckpointMetadata{fingerprint, o.numerics.dt}));
+  // A checkpoint's extra fields are the history its run's next step would have used.
+  std::vector<MeshField> history;
+  model->set_state(o.restart.empty()
+                       ? model->initial_state()
+                       : read_checkpoint(*mesh, o.restart,
+                                         CheckpointMetadata{fingerprint, o.numerics.dt}, &history));
+  model->set_history(history);
   print_setup(o, *mesh, *model, ranks, clock);
   MPI_Barrier(ranks.comm);
 

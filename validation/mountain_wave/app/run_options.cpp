@@ -105,6 +105,14 @@ void declare_numerics_options(petsc::OptionTable& t, RunOptions& o, Numerics& n)
             "Relative tolerance of every solve in the Picard iterations before the last, where "
             "looser than the system's own (0: the systems' own tolerances)",
             &n.picard_early_rtol, RealRange::closed(0, 0.1))
+      .flag("-picard_extrapolate",
+            "The first Picard iteration advects with 2 u^n - u^(n-1) instead of u^n "
+            "(true/false)",
+            &n.picard_extrapolate)
+      .flag("-pressure_guess_previous",
+            "The first Picard iteration's pressure solve starts from the previous step's "
+            "increment instead of zero (true/false)",
+            &n.pressure_guess_previous)
       .real("-theta",
             "Time weighting of transport and buoyancy (0.5 Crank-Nicolson, 1 backward Euler)",
             &n.theta, RealRange::closed(0.5, 1))
@@ -136,7 +144,21 @@ void declare_numerics_options(petsc::OptionTable& t, RunOptions& o, Numerics& n)
               {{"auto", SolvePlacement::automatic},
                {"host", SolvePlacement::host},
                {"device", SolvePlacement::device}})
-      .without_effect_on_results();
+      .without_effect_on_results()
+      .choice("-foehn_solver_defaults",
+              "Solver defaults of the systems: auto (those of where the solves run), host or "
+              "device (the GPU's, also on the host: its iterations and communication counts "
+              "without a GPU)",
+              &n.solver_defaults,
+              {{"auto", SolverDefaults::automatic},
+               {"host", SolverDefaults::host},
+               {"device", SolverDefaults::device}})
+      .without_effect_on_results()
+      .choice("-projection_mass",
+              "Mass matrix of the velocity projection: consistent (solved) or lumped (its row "
+              "sums, no iteration)",
+              &n.projection_mass,
+              {{"consistent", ProjectionMass::consistent}, {"lumped", ProjectionMass::lumped}});
 }
 
 void declare_output_options(petsc::OptionTable& t, RunOptions& o, PathTexts& paths) {

@@ -78,7 +78,7 @@ void RunOutputs::write(const ModelState& state) {
   }
 }
 
-void RunOutputs::write_checkpoint(const ModelState& state) {
+void RunOutputs::write_checkpoint(const ModelState& state, const std::vector<MeshField>& history) {
   const petsc::ScopedLogEvent event(petsc::LogEvent::output);
   const std::filesystem::path path =
       options_.output_dir / step_file_name("checkpoint", state.step, ".h5");
@@ -87,7 +87,7 @@ void RunOutputs::write_checkpoint(const ModelState& state) {
   metadata.adapt_interior_nodes_per_complexity = adapt_.interior_nodes_per_complexity;
   metadata.adapt_nodes = adapt_.nodes;
   metadata.adapt_dt = adapt_dt_;
-  mountainwave::write_checkpoint(mesh_, state, path, metadata);
+  mountainwave::write_checkpoint(mesh_, state, path, metadata, history);
   petsc::detail::run_collectively(comm_, [&] {
     if (rank_ == 0) write_checkpoint_xdmf(path, topology_file_);
   });

@@ -38,8 +38,9 @@ class RunOutputs {
 
   // Collective: the series, sections and tracers of `state` (at its step number).
   void write(const ModelState& state);
-  // Collective: checkpoint_<step>.h5 and its XDMF file.
-  void write_checkpoint(const ModelState& state);
+  // Collective: checkpoint_<step>.h5 and its XDMF file; `history` (MountainWaveModel::history)
+  // as its extra node fields.
+  void write_checkpoint(const ModelState& state, const std::vector<MeshField>& history = {});
   // An adaptive run's mesh: the adaptation that made it, and the node budget and calibration the
   // next one uses. Every later checkpoint records them, for a restart to continue on that mesh.
   void record_adaptation(std::int64_t step, const AdaptOptions& adapt, double dt);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 
 #include "foehn/runtime/error.hpp"
 #include "io/checkpoint.hpp"
@@ -80,6 +81,19 @@ void choose_time_step(RunOptions& o, double shortest) {
          brief(o.numerics.dt), " s steps: the run would end at ", brief(steps * o.numerics.dt),
          " s. Use -end_time ", brief(steps * o.numerics.dt), " or -dt ", brief(o.end_time / steps));
   }
+}
+
+std::string time_scheme_warning(const RunOptions& o) {
+  if (!(o.numerics.picard_extrapolate && o.numerics.picard_iterations == 1)) return {};
+  const double n_dt = o.physics.buoyancy_frequency * o.numerics.dt;
+  const double per_period = 0.25 * std::numbers::pi * n_dt * n_dt * n_dt;
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "-picard 1 -picard_extrapolate amplifies free gravity waves by about %.2g%% a "
+                "buoyancy period (N dt = %.3g; (pi/4) (N dt)^3); with -picard 2 the scheme does "
+                "not amplify them",
+                100 * per_period, n_dt);
+  return text;
 }
 
 void check_whole_steps_to_end(const RunOptions& o, double start) {

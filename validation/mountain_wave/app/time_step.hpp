@@ -6,6 +6,8 @@
 // (docs/mountain_wave.md).
 #include <mpi.h>
 
+#include <string>
+
 #include "foehn/mesh/tet_mesh.hpp"
 #include "run_options.hpp"
 
@@ -16,6 +18,11 @@ double shortest_edge(const TetMesh& local, MPI_Comm comm);
 // Sets o.numerics.dt from -cfl (if given) and checks it against -cfl_max, the run's step budget
 // and -end_time (a whole number of steps); invalid_input naming the options otherwise.
 void choose_time_step(RunOptions& o, double shortest);
+// A warning for the run log where the time scheme amplifies what it should keep (empty
+// otherwise): one Picard iteration with the extrapolated velocity (-picard 1
+// -picard_extrapolate) treats the buoyancy exchange as Adams-Bashforth 2 does, which amplifies
+// a free gravity wave by about (pi/4) (N dt)^3 a buoyancy period (docs/mountain_wave.md).
+std::string time_scheme_warning(const RunOptions& o);
 // A restart at `start` must still end at -end_time after a whole number of steps.
 void check_whole_steps_to_end(const RunOptions& o, double start);
 

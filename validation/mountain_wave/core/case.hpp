@@ -55,6 +55,19 @@ inline double sponge_rate_at(const Physics& p, const MountainMeshOptions& domain
 // PETSc built with CUDA (petsc::device_solves_available()); automatic picks it when possible.
 enum class SolvePlacement { automatic, host, device };
 
+// Which solver defaults the systems start from (the command line's -<prefix>ksp_* and
+// -<prefix>pc_* still override them): those of where the solves run (automatic), or the
+// host's or the GPU's wherever they run. The GPU's on the host reproduce the GPU run's
+// algorithms (GAMG with one-reduction CG to 1e-8, fixed Chebyshev projections, Jacobi-GMRES),
+// hence its iterations and its halo exchanges and reductions per step, on a machine without a
+// GPU (docs/scaling.md).
+enum class SolverDefaults { automatic, host, device };
+
+// How the projection M du = -dt G dp inverts the mass matrix: consistent (the assembled P1 mass
+// matrix, solved to its tolerance) or lumped (its row sums: du_i = -dt (G dp)_i / m_i, no
+// iteration, no halo exchange and no reduction; docs/mountain_wave.md, "The projection").
+enum class ProjectionMass { consistent, lumped };
+
 struct Numerics {
   double dt = 20.0;  // s
   int picard_iterations = 2;
@@ -69,6 +82,21 @@ struct Numerics {
   // changes by about this tolerance times the flow's scales, far less than a third Picard
   // iteration would change it (docs/mountain_wave.md, "Work a step does not need").
   double picard_early_rtol = 1e-6;
+  // The first Picard iteration's pressure solve starts from the previous step's increment dp^n
+  // instead of zero (a steady or slowly changing flow has dp^{n+1} close to dp^n): the default
+  // case's hour 27.9 -> 26.0 CG iterations a step, its linear-theory table unchanged
+  // (docs/mountain_wave.md, "Fewer synchronisations"). Checkpoints keep dp^n
+  // (MountainWaveModel::history), so a restart stays bitwise.
+  bool pressure_guess_previous = true;
+  // The first Picard iteration advects with the velocity extrapolated from the last two steps,
+  // u* = 2 u^n - u^{n-1}, instead of u^n: its solves start closer to the step's answer (the
+  // default case: 8-11% fewer transport and momentum iterations), and the two iterations come
+  // closer to the trapezoidal step, which keeps a free gravity wave's amplitude (dispersion test:
+  // 1.0% lost a period instead of 1.8% at dt 60 s). A run's first step, and the first on a new
+  // (adapted) mesh, have no u^{n-1} and take u^n; checkpoints keep u^{n-1}. With -picard 1 it
+  // replaces the second Picard iteration at half the work, but then treats the buoyancy exchange
+  // as Adams-Bashforth 2 does and amplifies free gravity waves (foehn-mountainwave warns).
+  bool picard_extrapolate = true;
   // Time weighting of the transport of theta' and the tracers and of the buoyancy exchange
   // (theta' forced by w, w by theta'): 1/2 is Crank-Nicolson, second order and without damping
   // of gravity waves; 1 is backward Euler, which damps an oscillation of frequency N by a
@@ -87,6 +115,8 @@ struct Numerics {
   Backend backend = Backend::cpu;
   fe::AssemblyStrategy strategy = fe::default_assembly_strategy;
   SolvePlacement solves = SolvePlacement::automatic;
+  SolverDefaults solver_defaults = SolverDefaults::automatic;
+  ProjectionMass projection_mass = ProjectionMass::consistent;
 };
 
 }  // namespace foehn::mountainwave

@@ -52,6 +52,16 @@ struct Fill {
   FOEHN_HD void operator()(std::size_t i) const { destination[i] = value; }
 };
 
+// extrapolated[i] = 2 current[i] - previous[i] (the advecting velocity at n+1 from n and n-1).
+struct Extrapolate {
+  const double* current;
+  const double* previous;
+  double* extrapolated;
+  FOEHN_HD void operator()(std::size_t i) const {
+    extrapolated[i] = 2.0 * current[i] - previous[i];
+  }
+};
+
 // sum[i] += addend[i] (the pressure matrix: the Laplacian's values plus the stabilisation's).
 struct AddArrays {
   const double* addend;

@@ -100,12 +100,13 @@ void MountainWaveModel::create_work_arrays() {
                               &s.pressure_rhs, &s.projection_rhs, &s.projection_solution})
     *v = s.scalar_exchange.create_vector();
   for (petsc::UniqueVec* v : {&s.damping_target, &s.v_velocity_star, &s.v_velocity_new,
-                              &s.v_gradient, &s.v_increment, &s.v_boundary})
+                              &s.v_gradient, &s.v_increment, &s.v_boundary, &s.inverse_lumped_mass})
     *v = s.vector_exchange.create_vector();
 
   for (PlacedArray<double>* field :
        {&s.state.velocity, &s.velocity_iterate, &s.boundary_values, &s.body_force})
     *field = PlacedArray<double>(3 * nodes, s.fields);
+  if (numerics_.picard_extrapolate) s.velocity_previous = PlacedArray<double>(3 * nodes, s.fields);
   for (PlacedArray<double>* field : {&s.state.pressure, &s.state.theta, &s.pressure_local})
     *field = PlacedArray<double>(nodes, s.fields);
   for (auto& field : s.state.tracers) field = PlacedArray<double>(nodes, s.fields);
@@ -138,19 +139,25 @@ void MountainWaveModel::setup_fixed_data() {
   FOEHN_PETSC_CHECK(MatGetRowSum(s.mass(), s.lumped_mass.get()));
   const std::vector<double> lumped = owned_entries(s.lumped_mass.get());
   std::vector<double> damping(owned), damping_vector(3 * owned), target(3 * owned, 0.0),
-      interior(owned);
+      interior(owned), inverse_mass(3 * owned);
   for (std::size_t n = 0; n < owned; ++n) {
     const auto& x = local.nodes[n];
     const double rate =
         physics_.closed_box ? 0.0 : sponge_rate_at(physics_, domain_, x[0], x[1], x[2]);
     damping[n] = rate * lumped[n];
-    for (int c = 0; c < 3; ++c) damping_vector[3 * n + c] = damping[n];
+    for (int c = 0; c < 3; ++c) {
+      damping_vector[3 * n + c] = damping[n];
+      // Row sums of a P1 mass matrix are a quarter of the volume of the node's tets: positive
+      // on any mesh the checks let through.
+      inverse_mass[3 * n + c] = 1.0 / lumped[n];
+    }
     target[3 * n] = damping[n] * physics_.inflow_speed;
     interior[n] = s.kinds[n] == 0 ? 1.0 : 0.0;
   }
   set_owned_entries(s.damping_scalar.get(), damping);
   set_owned_entries(s.damping_target.get(), target);
   set_owned_entries(s.interior.get(), interior);
+  set_owned_entries(s.inverse_lumped_mass.get(), inverse_mass);
   s.damping_values_scalar = PlacedArray<double>(damping, s.values);
   s.damping_values_vector = PlacedArray<double>(damping_vector, s.values);
   s.stabilisation_values = PlacedArray<double>(s.assembler.pattern()->nnz(), s.values);

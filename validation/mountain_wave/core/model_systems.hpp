@@ -65,6 +65,7 @@ struct MountainWaveModel::Systems {
   PlacedArray<double> damping_values_vector;       // R m per owned point (3 per node), value memory
   PlacedArray<double> stabilisation_values;  // P's assembled values, kept for K + P (value memory)
   petsc::UniqueVec lumped_mass;              // row sums of M (scalar layout)
+  petsc::UniqueVec inverse_lumped_mass;      // 1 / m for each component (vector layout)
   petsc::UniqueVec damping_scalar;           // R m, implicit Rayleigh damping of theta'
   petsc::UniqueVec damping_target;           // R m U on the x component: damping towards inflow
   petsc::UniqueVec interior;                 // 1 at nodes on no boundary, else 0
@@ -78,6 +79,8 @@ struct MountainWaveModel::Systems {
   // Work arrays on the local nodes (field memory), swapped with the state's at the end of a
   // step, so a step allocates nothing.
   PlacedArray<double> velocity_iterate, boundary_values, body_force, pressure_local;
+  // u^{n-1} with -picard_extrapolate (empty otherwise), rotated with the state's velocity.
+  PlacedArray<double> velocity_previous;
   std::array<PlacedArray<double>, transported_count> transported;
 
   // Work vectors (scalar layout s_*, vector layout v_*).

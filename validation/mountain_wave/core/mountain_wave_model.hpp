@@ -15,7 +15,8 @@
 //                           matrix"), P the metric pressure-diffusion stabilisation from element
 //                           edge lengths (assembled every stabilisation_interval steps)
 //   4. projection           M du = -dt G dp per component (prefix projection_), u = u' + du,
-//                           p = p^n + dp, boundary values restored
+//                           p = p^n + dp, boundary values restored; -projection_mass lumped
+//                           takes M's row sums (du = -dt M_L^-1 G dp, no solve)
 //
 // where u* is the latest velocity iterate (u^n in the first iteration), M the mass ("projection")
 // matrix, D the divergence matrix (D u)_i = int N_i div u, G the gradient (G p)_(i,a) =
@@ -28,6 +29,7 @@
 #include <vector>
 
 #include "case.hpp"
+#include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "foehn/petsc/linear_solver.hpp"
 #include "foehn/petsc/system.hpp"
@@ -88,7 +90,9 @@ class MountainWaveModel {
   ModelState initial_state() const;
 
   // The model advances a state it holds itself, in the memory of its solves (on the GPU when
-  // device_solves()): set it once, step, and read it back when output needs it.
+  // device_solves()): set it once, step, and read it back when output needs it. Another state
+  // than the model's own (as state() or step(state) hand it out) drops the history (below).
+  // Collective.
   void set_state(const ModelState& state);
   // Advances the held state by one timestep. Collective.
   StepReport step();
@@ -96,6 +100,18 @@ class MountainWaveModel {
   const ModelState& state();
   // The same for code that keeps its own ModelState: set_state, step, copy back. Collective.
   StepReport step(ModelState& state);
+
+  // What the next step takes from the steps before besides the state, as node fields on the
+  // local nodes (for a checkpoint's extra fields, so that a restart continues bitwise):
+  // "previous_velocity" (u^{n-1}, 3 components) with -picard_extrapolate and
+  // "pressure_increment" (dp^n) with -pressure_guess_previous, each once a step has made it.
+  // Empty with both options off. Collective.
+  std::vector<MeshField> history();
+  // After set_state: the history a checkpoint kept (fields of other names are ignored, as are
+  // fields of options that are off). Without it the next step starts as a run's first does
+  // (u* = u^n, dp from zero). Collective; throws invalid_input on every rank when a field's size
+  // is not its components times the local nodes on any rank.
+  void set_history(const std::vector<MeshField>& fields);
 
   // Simulated time and completed steps of the held state (no copy needed).
   double time() const noexcept { return held_.time; }
@@ -128,6 +144,12 @@ class MountainWaveModel {
   ModelState held_;                   // time, step and (when host_current_) the fields on the host
   bool host_current_ = false;         // held_'s fields equal the resident ones
   bool first_step_done_ = false;
+  // The history a step may start from besides the state (history()): the pressure increment
+  // vector holds the last step's dp (-pressure_guess_previous), the previous velocity u^{n-1}
+  // (-picard_extrapolate). False until a step has run or set_history gave them, and after
+  // set_state with another state than the model's own.
+  bool previous_increment_ready_ = false;
+  bool previous_velocity_ready_ = false;
   // M, D and G and K are assembled (once on a fixed mesh; K + P again with every new P).
   bool constant_operators_ready_ = false;
   // A tracer zero everywhere, with zero boundary values, stays zero: it has no source, so its

@@ -15,6 +15,7 @@
 #include "foehn/runtime/for_each.hpp"
 #include "foehn/runtime/stopwatch.hpp"
 #include "model_systems.hpp"
+#include "placed_exchange.hpp"
 
 namespace foehn::mountainwave {
 
@@ -40,22 +41,6 @@ bool starts_warm(const Numerics& numerics, const StepReport& report) {
 double picard_rtol(const Numerics& numerics, const StepReport& report) {
   return report.picard_iterations + 1 < numerics.picard_iterations ? numerics.picard_early_rtol
                                                                    : 0.0;
-}
-
-void to_global(const petsc::NodeExchange& exchange, const PlacedArray<double>& local, Vec global) {
-  if (local.on_device())
-    exchange.local_to_global(local.data(), local.size(), global, petsc::ExchangeMode::insert,
-                             local.placement().stream());
-  else
-    exchange.local_to_global(std::span<const double>(local.data(), local.size()), global,
-                             petsc::ExchangeMode::insert);
-}
-
-void to_local(const petsc::NodeExchange& exchange, Vec global, PlacedArray<double>& local) {
-  if (local.on_device())
-    exchange.global_to_local(global, local.data(), local.size(), local.placement().stream());
-  else
-    exchange.global_to_local(global, std::span<double>(local.data(), local.size()));
 }
 
 }  // namespace
@@ -240,8 +225,12 @@ void MountainWaveModel::pressure_increment(StepReport& report) {
   } else {
     pressure.constrain_rhs(s.pressure_rhs.get(), s.zero_pressure.get());
   }
-  // From zero (or from the previous Picard iteration's dp).
-  if (!starts_warm(numerics_, report)) FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
+  // From zero (or from the previous Picard iteration's dp, or in the first from the previous
+  // step's with -pressure_guess_previous).
+  const bool from_previous_step = report.picard_iterations == 0 &&
+                                  numerics_.pressure_guess_previous && previous_increment_ready_;
+  if (!starts_warm(numerics_, report) && !from_previous_step)
+    FOEHN_PETSC_CHECK(VecSet(s.pressure_increment.get(), 0.0));
   report.iterations_of(LinearSystem::pressure) +=
       solve(pressure, s.pressure_rhs.get(), s.pressure_increment.get(), report.times,
             picard_rtol(numerics_, report));
@@ -301,7 +290,12 @@ void MountainWaveModel::project(StepReport& report) {
   // M du = -dt G dp, component by component; u* = u' + du, boundary values restored.
   FOEHN_PETSC_CHECK(MatMult(s.gradient->mat(), s.pressure_increment.get(), s.v_gradient.get()));
   FOEHN_PETSC_CHECK(VecScale(s.v_gradient.get(), -numerics_.dt));
-  const bool together = project_together(report);
+  // Lumped: du = -dt M_L^-1 G dp, one pointwise product (no iteration, exchange or reduction).
+  const bool lumped = numerics_.projection_mass == ProjectionMass::lumped;
+  if (lumped)
+    FOEHN_PETSC_CHECK(
+        VecPointwiseMult(s.v_increment.get(), s.v_gradient.get(), s.inverse_lumped_mass.get()));
+  const bool together = lumped || project_together(report);
   for (int c = 0; c < 3 && !together; ++c) {
     {
       const petsc::VecArray gradient(s.v_gradient.get(), petsc::VecAccess::read, stream);
@@ -356,8 +350,14 @@ StepReport MountainWaveModel::step() {
   for (int k = 0; k < tracer_count; ++k)
     to_global(s.scalar_exchange, s.state.tracers[k], s.transported_old[k + 1].get());
   to_global(s.scalar_exchange, s.state.pressure, s.pressure_old.get());
-  for_each(s.fields, 3 * mesh_.local.node_count(),
-           StridedCopy{s.state.velocity.data(), 1, s.velocity_iterate.data(), 1});
+  const std::size_t velocity_values = 3 * mesh_.local.node_count();
+  if (numerics_.picard_extrapolate && previous_velocity_ready_)
+    for_each(s.fields, velocity_values,
+             Extrapolate{s.state.velocity.data(), s.velocity_previous.data(),
+                         s.velocity_iterate.data()});
+  else
+    for_each(s.fields, velocity_values,
+             StridedCopy{s.state.velocity.data(), 1, s.velocity_iterate.data(), 1});
 
   for (int iteration = 0; iteration < numerics_.picard_iterations; ++iteration) {
     transport(report);           // theta', qv, qc, qr at n+1 with u*
@@ -370,10 +370,15 @@ StepReport MountainWaveModel::step() {
   // The new state: p^{n+1} = p^n + dp, u^{n+1} = u*, q^{n+1}.
   FOEHN_PETSC_CHECK(VecAXPY(s.pressure_old.get(), 1.0, s.pressure_increment.get()));
   to_local(s.scalar_exchange, s.pressure_old.get(), s.pressure_local);
+  if (numerics_.picard_extrapolate) {
+    s.velocity_previous.swap(s.state.velocity);  // u^{n-1} <- u^n
+    previous_velocity_ready_ = true;
+  }
   s.state.velocity.swap(s.velocity_iterate);
   s.state.pressure.swap(s.pressure_local);
   s.state.theta.swap(s.transported[0]);
   for (int k = 0; k < tracer_count; ++k) s.state.tracers[k].swap(s.transported[k + 1]);
+  previous_increment_ready_ = true;
   held_.time += numerics_.dt;
   held_.step += 1;
   host_current_ = false;
