@@ -38,8 +38,9 @@ petsc::SolverSettings settings_of(const LinearSystemRow& system, bool on_device)
     // (5.0507333e-5) were 1e-10's to the digits shown, 34 -> 29 CG iterations a step; at 1e-7,
     // with the extrapolated start, on two CPU ranks with these solvers
     // (-foehn_solver_defaults device), the same table and divergence (5.038e-5) as at 1e-8,
-    // 24.5 -> 22.1 iterations (bench/results/mountainwave-syncs-cpu-20261201). 1e-6 is not
-    // taken: not measured. The host keeps 1e-10 (the reference); -pressure_ksp_rtol sets either.
+    // 24.5 -> 22.1 iterations (bench/results/mountainwave-syncs-cpu-20261201). 1e-6 gave the
+    // default case the same again (19.5 iterations) but was not run at the published size, so
+    // it is not taken. The host keeps 1e-10 (the reference); -pressure_ksp_rtol sets either.
     settings.relative_tolerance = 1e-7;
   }
   // On a fixed mesh the pressure matrix (Laplacian + stabilisation) and the mass matrix never
