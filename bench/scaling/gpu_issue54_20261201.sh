@@ -32,3 +32,5 @@ done
 timeout 200 .gpu/run compute-sanitizer --tool memcheck mountain_wave_gpu_test \
   --gtest_filter='*ExtrapolatedStart*' >"$out/memcheck.log" 2>&1
 echo "memcheck exit $?: $(grep -E 'ERROR SUMMARY' "$out/memcheck.log")"
+# The device call brings back a limited number of files: the runs' logs and JSON in one archive.
+(cd "$out" && tar czf runs.tar.gz syncs-* && rm -rf syncs-*)
