@@ -180,7 +180,9 @@ contains
 
   ! mat: the %v of a PETSc Mat the caller made (sizes set, MatSetFromOptions or MatSetType); it
   ! must stay alive as long as the matrix. The mesh and the assembler must outlive the matrix.
-  ! Collective on the mesh's communicator, errors too.
+  ! Collective on the mesh's communicator, errors too. A Mat never created (%v = -2), destroyed,
+  ! or of another class (a Vec's %v) is FOEHN_ERROR_INVALID_INPUT on every rank (checked in C,
+  ! before PETSc sees it); before PetscInitialize, FOEHN_ERROR_UNAVAILABLE.
   subroutine foehn_matrix_create(matrix, mesh, assembler, op, mat, ierr)
     type(foehn_matrix), intent(inout) :: matrix
     type(foehn_mesh), intent(in) :: mesh

@@ -1,7 +1,12 @@
 /* Foehn's C ABI, PETSc part: meshes from the caller's own partition (no rank holds the whole
  * mesh) and assembled operators handed to a PETSc Mat and Vec the caller passes (or one Foehn
- * makes). The caller initialises MPI and PETSc; Foehn never calls PetscInitialize. From
- * Fortran, pass a PETSc object's address as its %v component (foehn.F90 does this).
+ * makes). The caller initialises MPI and PETSc; Foehn never calls PetscInitialize. Before
+ * MPI_Init or PetscInitialize (or after MPI_Finalize or PetscFinalize) the calls that need them
+ * return FOEHN_ERROR_UNAVAILABLE without calling MPI. From Fortran, pass a PETSc object's
+ * address as its %v component (foehn.F90 does this). A Mat or Vec argument that is not a live
+ * PETSc object of that class (a Vec as the Mat, a Fortran Mat never created) is
+ * FOEHN_ERROR_INVALID_INPUT, as are NULL, destroyed and wrong-kind handles; in a collective
+ * call on every rank (docs/c_fortran_reference.md, "Misuse", says what each misuse returns).
  * See docs/library_api.md. */
 #ifndef FOEHN_FOEHN_PETSC_H
 #define FOEHN_FOEHN_PETSC_H
@@ -55,7 +60,8 @@ foehn_status foehn_mesh_petsc_numbers(foehn_mesh mesh, int64_t* petsc_node_of_ca
  * reported on every rank. */
 foehn_status foehn_matrix_create(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
                                  Mat mat, foehn_matrix* matrix);
-/* The same taking the Mat as a Fortran object's address (its %v). */
+/* The same taking the Mat as the address of a Fortran object's %v (NULL: Foehn makes one); a %v
+ * of 0, -1, -2 or -3 (PETSC_NULL_MAT, a Mat never created or destroyed) is refused. */
 foehn_status foehn_matrix_create_f(foehn_mesh mesh, foehn_assembler assembler, foehn_operator op,
                                    const Mat* mat, foehn_matrix* matrix);
 /* The Mat (borrowed: the caller may reference it to keep it beyond the matrix). */
@@ -64,7 +70,8 @@ foehn_status foehn_matrix_get_mat(foehn_matrix matrix, Mat* mat);
  * the Mat (MatAssemblyEnd done) and, when rhs is not NULL, the right-hand side to the global Vec
  * rhs (owned nodes * block rows locally, overwritten; contributions of other ranks' elements
  * summed). Collective, errors too: an argument wrong on one rank (a short field, an rhs with the
- * halo) is reported on every rank before any enters PETSc. */
+ * halo, a destroyed matrix) is reported on every rank before any enters PETSc. The _f form takes
+ * the address of a Fortran Vec's %v (NULL: no rhs; a %v of 0, -1, -2 or -3 is refused). */
 foehn_status foehn_assemble_into(foehn_matrix matrix, foehn_operator op, foehn_memory fields,
                                  Vec rhs);
 foehn_status foehn_assemble_into_f(foehn_matrix matrix, foehn_operator op, foehn_memory fields,

@@ -50,7 +50,7 @@ foehn_status foehn_assembler_create_on_stream(foehn_mesh mesh, const char* backe
             fe::Assembler(mesh->local(), options_for(backend, strategy, cuda_stream)),
             c_api::FieldOrder(mesh->caller_local_of_local),
             {}}),
-        c_api::HandleKind::assembler);
+        c_api::HandleKind::assembler, mesh->comm());
   });
 }
 
@@ -117,9 +117,7 @@ foehn_status foehn_assembler_synchronize(foehn_assembler assembler) {
 foehn_status foehn_assembler_destroy(foehn_assembler* assembler) {
   return guarded("foehn_assembler_destroy", [&] {
     if (assembler == nullptr) return;
-    if (c_api::retire_handle(*assembler, c_api::HandleKind::assembler, "*assembler"))
-      delete *assembler;
-    *assembler = nullptr;
+    c_api::destroy_handle(*assembler, c_api::HandleKind::assembler, "*assembler");
   });
 }
 

@@ -1,6 +1,7 @@
 // The C ABI (foehn.h): errors, serial meshes, operators by name, assemblers and raw values.
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <new>
 #include <string>
@@ -77,50 +78,104 @@ const char* kind_name(HandleKind kind) {
   return "handle";
 }
 
-struct LiveHandles {
-  std::mutex mutex;
-  std::unordered_map<const void*, HandleKind> kinds;
+struct HandleEntry {
+  HandleKind kind;
+  bool live = true;
+  MPI_Comm comm = MPI_COMM_NULL;  // MPI_COMM_NULL: serial
 };
 
-LiveHandles& live_handles() {
-  static LiveHandles* handles = new LiveHandles;  // never destroyed: finalizers may run late
-  return *handles;
+struct Handles {
+  std::mutex mutex;
+  std::unordered_map<const void*, HandleEntry> entries;
+  std::deque<void*> tombstones;  // oldest first
+};
+
+Handles& handles() {
+  static Handles* all = new Handles;  // never destroyed: finalizers may run late
+  return *all;
 }
 
 // Under the registry's lock: invalid_input unless `handle` is live and of `kind`.
-void check_live_locked(const LiveHandles& handles, const void* handle, HandleKind kind,
+void check_live_locked(const Handles& all, const void* handle, HandleKind kind,
                        const char* argument) {
   if (handle == nullptr) fail(ErrorCategory::invalid_input, argument, " is NULL");
-  const auto found = handles.kinds.find(handle);
-  if (found == handles.kinds.end())
+  const auto found = all.entries.find(handle);
+  if (found == all.entries.end())
+    fail(ErrorCategory::invalid_input, argument, " is not a ", kind_name(kind),
+         " handle: never made by Foehn (uninitialised, garbage, or destroyed long ago)");
+  if (found->second.kind != kind)
+    fail(ErrorCategory::invalid_input, argument, " is a ", kind_name(found->second.kind),
+         found->second.live ? "" : " (destroyed)", " handle where a ", kind_name(kind),
+         " is expected");
+  if (!found->second.live)
     fail(ErrorCategory::invalid_input, argument, " is not a live ", kind_name(kind),
-         " handle: destroyed already (or a copy of one that was), or never made by Foehn");
-  if (found->second != kind)
-    fail(ErrorCategory::invalid_input, argument, " is a ", kind_name(found->second),
-         " handle where a ", kind_name(kind), " is expected");
+         " handle: destroyed already (or a copy of one that was)");
 }
 
 }  // namespace
 
-void register_handle(const void* handle, HandleKind kind) {
-  LiveHandles& handles = live_handles();
-  const std::lock_guard lock(handles.mutex);
-  handles.kinds[handle] = kind;
+void register_handle(const void* handle, HandleKind kind, MPI_Comm comm) {
+  Handles& all = handles();
+  const std::lock_guard lock(all.mutex);
+  all.entries[handle] = HandleEntry{kind, true, comm};
 }
 
 void require_live(const void* handle, HandleKind kind, const char* argument) {
-  LiveHandles& handles = live_handles();
-  const std::lock_guard lock(handles.mutex);
-  check_live_locked(handles, handle, kind, argument);
+  Handles& all = handles();
+  const std::lock_guard lock(all.mutex);
+  check_live_locked(all, handle, kind, argument);
 }
 
 bool retire_handle(const void* handle, HandleKind kind, const char* argument) {
   if (handle == nullptr) return false;
-  LiveHandles& handles = live_handles();
-  const std::lock_guard lock(handles.mutex);
-  check_live_locked(handles, handle, kind, argument);
-  handles.kinds.erase(handle);
+  Handles& all = handles();
+  const std::lock_guard lock(all.mutex);
+  check_live_locked(all, handle, kind, argument);
+  all.entries.at(handle).live = false;
   return true;
+}
+
+void keep_tombstone(void* storage) {
+  Handles& all = handles();
+  void* oldest = nullptr;
+  {
+    const std::lock_guard lock(all.mutex);
+    all.tombstones.push_back(storage);
+    if (all.tombstones.size() > tombstones_kept) {
+      oldest = all.tombstones.front();
+      all.tombstones.pop_front();
+      all.entries.erase(oldest);
+    }
+  }
+  ::operator delete(oldest);  // its contents were destroyed when it was retired
+}
+
+MPI_Comm comm_of_call(std::initializer_list<const void*> call_handles) {
+  Handles& all = handles();
+  const std::lock_guard lock(all.mutex);
+  for (const void* handle : call_handles) {
+    if (handle == nullptr) continue;
+    const auto found = all.entries.find(handle);
+    if (found != all.entries.end())
+      return found->second.comm == MPI_COMM_NULL ? MPI_COMM_SELF : found->second.comm;
+  }
+  // Nothing names the communicator: the live partitioned meshes' one, if they agree on one.
+  MPI_Comm sole = MPI_COMM_NULL;
+  for (const auto& [handle, entry] : all.entries) {
+    if (!entry.live || entry.kind != HandleKind::mesh || entry.comm == MPI_COMM_NULL) continue;
+    if (sole != MPI_COMM_NULL && sole != entry.comm) return MPI_COMM_SELF;
+    sole = entry.comm;
+  }
+  return sole == MPI_COMM_NULL ? MPI_COMM_SELF : sole;
+}
+
+void require_mpi() {
+  int initialized = 0, finalized = 0;
+  if (MPI_Initialized(&initialized) != MPI_SUCCESS || !initialized)
+    fail(ErrorCategory::unavailable,
+         "MPI is needed, but MPI_Init (or PetscInitialize) has not been called yet");
+  if (MPI_Finalized(&finalized) != MPI_SUCCESS || finalized)
+    fail(ErrorCategory::unavailable, "MPI is needed, but MPI_Finalize has been called");
 }
 
 IndexArray index_array(const void* data, std::int64_t count, int index_bytes, const char* name) {
@@ -276,8 +331,7 @@ foehn_status foehn_mesh_flipped_tets(foehn_mesh mesh, int64_t* flipped) {
 foehn_status foehn_mesh_destroy(foehn_mesh* mesh) {
   return guarded("foehn_mesh_destroy", [&] {
     if (mesh == nullptr) return;
-    if (c_api::retire_handle(*mesh, c_api::HandleKind::mesh, "*mesh")) delete *mesh;
-    *mesh = nullptr;
+    c_api::destroy_handle(*mesh, c_api::HandleKind::mesh, "*mesh");
   });
 }
 
@@ -327,8 +381,7 @@ foehn_status foehn_operator_block_shape(foehn_operator op, int* block_rows, int*
 foehn_status foehn_operator_destroy(foehn_operator* op) {
   return guarded("foehn_operator_destroy", [&] {
     if (op == nullptr) return;
-    if (c_api::retire_handle(*op, c_api::HandleKind::op, "*op")) delete *op;
-    *op = nullptr;
+    c_api::destroy_handle(*op, c_api::HandleKind::op, "*op");
   });
 }
 

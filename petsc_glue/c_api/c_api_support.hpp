@@ -2,7 +2,10 @@
 // What the C ABI's files share: the handle types behind foehn.h's opaque pointers, and
 // `guarded`, which runs a call's body and turns every exception into a status and a message
 // (no exception crosses the C boundary).
+#include <mpi.h>
+
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,16 +60,46 @@ foehn_status guarded(const char* call, Body&& body) noexcept {
 // Throws invalid_input naming `argument` of `call` when `pointer` is null.
 void require(const void* pointer, const char* argument);
 
-// Every handle the library made and has not destroyed, with its kind, so that a handle is
+// Every handle the library made, with its kind and its communicator, so that a handle is
 // checked before it is used: NULL, destroyed already (a copy of a destroyed handle, a double
-// destroy), or of another kind (an operator passed as an assembler) is invalid_input naming the
-// argument, never a crash or a read of freed memory. Only the pointer values are compared.
+// destroy), of another kind (an operator passed as an assembler), or never made by Foehn is
+// invalid_input naming the argument, never a crash or a read of freed memory. Only the pointer
+// values are compared. A destroyed handle stays a tombstone: its contents are released but its
+// few hundred bytes are kept (the newest tombstones_kept of them), so its address is not handed
+// out again and a stale copy is still known as destroyed, with its communicator (collective calls
+// given a destroyed handle still agree with the other ranks).
 enum class HandleKind { mesh, op, assembler, matrix };
-void register_handle(const void* handle, HandleKind kind);
+inline constexpr std::size_t tombstones_kept = 4096;
+// comm: the communicator of the handle's collective calls; MPI_COMM_NULL for serial handles.
+void register_handle(const void* handle, HandleKind kind, MPI_Comm comm = MPI_COMM_NULL);
 void require_live(const void* handle, HandleKind kind, const char* argument);
 // For foehn_*_destroy: false for NULL (nothing to do); true when `handle` was live, and then it
-// is no longer; invalid_input as require_live otherwise (the handle is not deleted).
+// is a tombstone (the caller destroys its contents and hands its storage to keep_tombstone);
+// invalid_input as require_live otherwise (the handle is not touched).
 bool retire_handle(const void* handle, HandleKind kind, const char* argument);
+// Keeps a retired handle's storage (allocated by `new`, contents destroyed) reserved; the oldest
+// beyond tombstones_kept is freed and forgotten.
+void keep_tombstone(void* storage);
+// The communicator of a collective call whose handle arguments are `handles` (in the order of
+// preference): that of the first handle Foehn knows (live, destroyed or of another kind; serial:
+// MPI_COMM_SELF); when none is known (all NULL or garbage), the one communicator of all live
+// partitioned meshes if there is exactly one; otherwise MPI_COMM_SELF (the failure stays local).
+MPI_Comm comm_of_call(std::initializer_list<const void*> handles);
+// Throws unavailable unless MPI is initialised and not finalised (checked with MPI_Initialized
+// and MPI_Finalized, which may be called at any time, unlike every other MPI function).
+void require_mpi();
+
+// Destroys a handle (foehn_*_destroy): NULL is fine; a live one's contents are destroyed and its
+// storage kept as a tombstone; *handle becomes NULL.
+template <class T>
+void destroy_handle(T*& handle, HandleKind kind, const char* argument) {
+  static_assert(alignof(T) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__, "keep_tombstone frees with delete");
+  if (retire_handle(handle, kind, argument)) {
+    std::destroy_at(handle);
+    keep_tombstone(handle);
+  }
+  handle = nullptr;
+}
 
 // The handle arguments, checked by their type (these overloads win over the void* one).
 inline void require(const foehn_mesh_s* handle, const char* argument) {
@@ -84,8 +117,8 @@ inline void require(const foehn_matrix_s* handle, const char* argument) {
 
 // Makes `made` a handle: registered, and released to the caller.
 template <class T>
-T* hand_out(std::unique_ptr<T> made, HandleKind kind) {
-  register_handle(made.get(), kind);
+T* hand_out(std::unique_ptr<T> made, HandleKind kind, MPI_Comm comm = MPI_COMM_NULL) {
+  register_handle(made.get(), kind, comm);
   return made.release();
 }
 // The caller's connectivity as 4- or 8-byte indices (index_bytes); invalid_input otherwise.
@@ -122,6 +155,8 @@ struct foehn_mesh_s {
   // Local node l is the caller's local node caller_local_of_local[l]; empty: the same order.
   std::vector<std::int32_t> caller_local_of_local;
   const foehn::TetMesh& local() const { return distributed ? distributed->local : serial; }
+  // The communicator of collective calls on this mesh (MPI_COMM_NULL: a serial mesh).
+  MPI_Comm comm() const { return distributed ? distributed->comm : MPI_COMM_NULL; }
 };
 
 struct foehn_operator_s {

@@ -1,8 +1,11 @@
 // mpiexec -n 2, 3: the C ABI's collective calls (foehn_matrix_create, foehn_assemble_into) with
 // an argument that is wrong on one rank only: every rank returns the same error status with a
 // message naming the rank and the input, instead of the others waiting forever in PETSc (what
-// a field one value short or an rhs Vec sized with the halo did). A watchdog turns a hang into a
-// failure. After the refused calls, the same handles still assemble correctly on every rank.
+// a field one value short or an rhs Vec sized with the halo did). Library misuse on one rank
+// only too: a NULL, destroyed or wrong-kind handle, a Vec or a never-created (Fortran %v -2) Mat
+// passed as the Mat, a Mat of another size on rank 1 alone (named as rank 1's). A watchdog turns
+// a hang into a failure. After the refused calls, the same handles still assemble correctly on
+// every rank.
 #include <gtest/gtest.h>
 #include <petscvec.h>
 #include <unistd.h>
@@ -169,6 +172,90 @@ TEST_F(CApiCollective, AnAssemblerOfAnotherMeshOnOneRankFailsOnEveryRank) {
       foehn_matrix_create(mesh_, world_rank() == 1 ? nullptr : assembler_, op_, nullptr, &matrix_);
   expect_everywhere(status, FOEHN_ERROR_INVALID_INPUT, "assembler");
   EXPECT_EQ(matrix_, nullptr);
+}
+
+// A caller's AIJ Mat on every rank, `extra_rows` more rows than this rank owns.
+Mat caller_mat(PetscInt owned, PetscInt extra_rows) {
+  Mat mat = nullptr;
+  EXPECT_EQ(MatCreate(world(), &mat), 0);
+  EXPECT_EQ(
+      MatSetSizes(mat, owned + extra_rows, owned + extra_rows, PETSC_DETERMINE, PETSC_DETERMINE),
+      0);
+  EXPECT_EQ(MatSetType(mat, MATAIJ), 0);
+  return mat;
+}
+
+TEST_F(CApiCollective, ADestroyedMatrixOnOneRankFailsOnEveryRank) {
+  ASSERT_EQ(foehn_operator_set_field(op_, "velocity", velocity_.data(),
+                                     static_cast<int64_t>(velocity_.size())),
+            FOEHN_SUCCESS);
+  ASSERT_EQ(foehn_matrix_create(mesh_, assembler_, op_, nullptr, &matrix_), FOEHN_SUCCESS)
+      << foehn_last_error();
+  foehn_matrix passed = matrix_;
+  if (world_rank() == 1) {
+    ASSERT_EQ(foehn_matrix_destroy(&matrix_), FOEHN_SUCCESS);
+  }
+  // Rank 1 used to return at once while the others waited in PETSc forever.
+  expect_everywhere(foehn_assemble_into(passed, op_, FOEHN_MEMORY_HOST, nullptr),
+                    FOEHN_ERROR_INVALID_INPUT,
+                    "matrix is not a live foehn_matrix handle: destroyed");
+}
+
+TEST_F(CApiCollective, ANullMatrixOnOneRankFailsOnEveryRank) {
+  ASSERT_EQ(foehn_operator_set_field(op_, "velocity", velocity_.data(),
+                                     static_cast<int64_t>(velocity_.size())),
+            FOEHN_SUCCESS);
+  ASSERT_EQ(foehn_matrix_create(mesh_, assembler_, op_, nullptr, &matrix_), FOEHN_SUCCESS)
+      << foehn_last_error();
+  // Nothing names the communicator on rank 1: the one of the live partitioned mesh is taken.
+  expect_everywhere(
+      foehn_assemble_into(world_rank() == 1 ? nullptr : matrix_, op_, FOEHN_MEMORY_HOST, nullptr),
+      FOEHN_ERROR_INVALID_INPUT, "matrix is NULL");
+}
+
+TEST_F(CApiCollective, AnAssemblerPassedAsTheMeshOnOneRankFailsOnEveryRank) {
+  const foehn_mesh mesh = world_rank() == 1 ? reinterpret_cast<foehn_mesh>(assembler_) : mesh_;
+  expect_everywhere(foehn_matrix_create(mesh, assembler_, op_, nullptr, &matrix_),
+                    FOEHN_ERROR_INVALID_INPUT,
+                    "mesh is a foehn_assembler handle where a foehn_mesh is expected");
+  EXPECT_EQ(matrix_, nullptr);
+}
+
+TEST_F(CApiCollective, AVecPassedAsTheMatOnOneRankFailsOnEveryRank) {
+  Mat mat = caller_mat(static_cast<PetscInt>(owned_rows()), 0);
+  Vec vec = nullptr;
+  ASSERT_EQ(VecCreateMPI(world(), static_cast<PetscInt>(owned_rows()), PETSC_DETERMINE, &vec), 0);
+  const Mat passed = world_rank() == 1 ? reinterpret_cast<Mat>(vec) : mat;
+  expect_everywhere(foehn_matrix_create(mesh_, assembler_, op_, passed, &matrix_),
+                    FOEHN_ERROR_INVALID_INPUT, "mat is a PETSc Vec where a Mat is expected");
+  EXPECT_EQ(matrix_, nullptr);
+  VecDestroy(&vec);
+  MatDestroy(&mat);
+}
+
+TEST_F(CApiCollective, AFortranMatNeverCreatedOnOneRankFailsOnEveryRank) {
+  Mat mat = caller_mat(static_cast<PetscInt>(owned_rows()), 0);
+  // A Fortran `Mat :: A` before MatCreate has A%v = -2 (PETSC_FORTRAN_TYPE_INITIALIZE).
+  const Mat never_created = reinterpret_cast<Mat>(std::intptr_t{-2});
+  const Mat passed = world_rank() == 1 ? never_created : mat;
+  expect_everywhere(foehn_matrix_create_f(mesh_, assembler_, op_, &passed, &matrix_),
+                    FOEHN_ERROR_INVALID_INPUT, "its %v is -2");
+  EXPECT_EQ(matrix_, nullptr);
+  MatDestroy(&mat);
+}
+
+TEST_F(CApiCollective, AMatOfTheWrongSizeOnRankOneAloneIsNamedAsRankOnes) {
+  // Only rank 1 is wrong (one row too many); the global size is then wrong on every rank, but
+  // the error is rank 1's local size, not rank 0's view of the total.
+  Mat mat = caller_mat(static_cast<PetscInt>(owned_rows()), world_rank() == 1 ? 1 : 0);
+  long long rank_one_rows = owned_rows() + 1;  // what rank 1's message says, known everywhere
+  MPI_Bcast(&rank_one_rows, 1, MPI_LONG_LONG, 1, world());
+  expect_everywhere(foehn_matrix_create(mesh_, assembler_, op_, mat, &matrix_),
+                    FOEHN_ERROR_INVALID_INPUT,
+                    "the caller's Mat is " + std::to_string(rank_one_rows) + " x " +
+                        std::to_string(rank_one_rows) + " on this rank");
+  EXPECT_EQ(matrix_, nullptr);
+  MatDestroy(&mat);
 }
 
 }  // namespace
