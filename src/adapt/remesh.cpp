@@ -7,6 +7,7 @@
 #include <limits>
 #include <vector>
 
+#include "foehn/adapt/metric.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stopwatch.hpp"
@@ -71,6 +72,24 @@ void check_remesh_input(const TetMesh& mesh, std::span<const Sym3<double>> metri
   if (options.verbosity < -1 || options.verbosity > 10)
     fail(ErrorCategory::invalid_input, "adapt::remesh: verbosity ", options.verbosity,
          " is not in [-1, 10]");
+  if (!(options.max_nodes >= 0) || !std::isfinite(options.max_nodes))
+    fail(ErrorCategory::invalid_input, "adapt::remesh: max_nodes ", options.max_nodes,
+         " is neither 0 (no limit) nor a node count");
+  if (!(options.nodes_per_complexity > 0) || !std::isfinite(options.nodes_per_complexity))
+    fail(ErrorCategory::invalid_input, "adapt::remesh: nodes_per_complexity ",
+         options.nodes_per_complexity, " is not positive");
+}
+
+// Refused before Mmg runs: a metric whose predicted node count is above options.max_nodes.
+// Mmg would otherwise spend minutes and gigabytes on it (a metric of 1 cm edges over a 60 km
+// domain asks for 1e19 nodes).
+void check_predicted_size(const NodePrediction& predicted, const TetMesh& mesh,
+                          const RemeshOptions& options) {
+  if (options.max_nodes > 0 && predicted.nodes > options.max_nodes)
+    fail(ErrorCategory::invalid_input, "adapt::remesh: the metric asks for about ", predicted.nodes,
+         " nodes (", predicted.boundary_nodes, " kept boundary nodes + ",
+         options.nodes_per_complexity, " x complexity ", predicted.complexity, ") on a mesh of ",
+         mesh.nodes.size(), " nodes, more than max_nodes ", options.max_nodes, "; Mmg was not run");
 }
 
 #if FOEHN_HAVE_MMG
@@ -277,6 +296,19 @@ void give_to_mmg(const MmgSession& mmg, const TetMesh& mesh, std::span<const Sym
   if (options.hausdorff > 0)
     check_mmg(MMG3D_Set_dparameter(mmg.mesh(), mmg.metric(), MMG3D_DPARAM_hausd, options.hausdorff),
               "MMG3D_Set_dparameter(hausd)");
+  // Mmg has no time or iteration bound. Its memory bound (MMG3D_IPARAM_mem) caps the points it
+  // can allocate: measured with Mmg 5.8, it needs 600-1000 MB whatever the mesh (below that a
+  // 1.5k-node mesh fails at once, "Hashing problem") and about 2.5 kB per node it makes. With
+  // max_nodes, the cap is 1 GB plus 8 kB per node of the larger of max_nodes and the input's
+  // count: room for Mmg's intermediate meshes, while a metric asking for several times more
+  // than was predicted ends in Mmg's failure (an error) instead of taking the host's memory.
+  if (options.max_nodes > 0) {
+    const double most = std::max(options.max_nodes, static_cast<double>(mesh.nodes.size()));
+    const double megabytes = 1024.0 + most * 8e3 / (1024.0 * 1024.0);
+    check_mmg(MMG3D_Set_iparameter(mmg.mesh(), mmg.metric(), MMG3D_IPARAM_mem,
+                                   static_cast<int>(std::min(megabytes, 1e9))),
+              "MMG3D_Set_iparameter(mem)");
+  }
 }
 
 TetMesh take_from_mmg(const MmgSession& mmg, bool with_tet_tags) {
@@ -337,10 +369,42 @@ bool remeshing_available() noexcept {
   return FOEHN_HAVE_MMG != 0;
 }
 
+NodePrediction predict_nodes(const TetMesh& mesh, std::span<const Sym3<double>> metric,
+                             bool keep_boundary, double nodes_per_complexity) {
+  if (metric.size() != mesh.nodes.size())
+    fail(ErrorCategory::invalid_input, "adapt::predict_nodes: ", metric.size(),
+         " metric values for ", mesh.nodes.size(), " nodes");
+  std::vector<char> on_boundary(mesh.nodes.size(), 0);
+  if (keep_boundary)
+    for (const Triangle& face : mesh.boundary_faces)
+      for (const std::int32_t n : face) on_boundary[static_cast<std::size_t>(n)] = 1;
+  NodePrediction predicted;
+  predicted.boundary_nodes =
+      static_cast<double>(std::count(on_boundary.begin(), on_boundary.end(), 1));
+  predicted.complexity = complexity(metric, lumped_volumes(mesh));
+  predicted.nodes = predicted.boundary_nodes + nodes_per_complexity * predicted.complexity;
+  return predicted;
+}
+
+double shortest_edge_length(const TetMesh& mesh) {
+  double shortest = std::numeric_limits<double>::infinity();
+  for (const Tet& tet : mesh.tets)
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b) {
+        const Point3& p = mesh.nodes[static_cast<std::size_t>(tet[a])];
+        const Point3& q = mesh.nodes[static_cast<std::size_t>(tet[b])];
+        shortest = std::min(shortest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+      }
+  return shortest;
+}
+
 TetMesh remesh(const TetMesh& mesh, std::span<const Sym3<double>> metric,
                const RemeshOptions& options, RemeshReport* report) {
   const Stopwatch watch;
   check_remesh_input(mesh, metric, options);
+  const NodePrediction predicted =
+      predict_nodes(mesh, metric, options.keep_boundary, options.nodes_per_complexity);
+  check_predicted_size(predicted, mesh, options);
 #if FOEHN_HAVE_MMG
   TetMesh adapted;
   bool incomplete = false;
@@ -364,6 +428,8 @@ TetMesh remesh(const TetMesh& mesh, std::span<const Sym3<double>> metric,
     report->tets = adapted.tets.size();
     report->boundary_faces = adapted.boundary_faces.size();
     report->incomplete = incomplete;
+    report->predicted_nodes = predicted.nodes;
+    report->shortest_edge = shortest_edge_length(adapted);
     report->seconds = watch.seconds();
   }
   return adapted;

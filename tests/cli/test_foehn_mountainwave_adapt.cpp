@@ -2,9 +2,12 @@
 // adapted at every multiple of the interval, each adapted mesh is written and reusable as a fixed
 // mesh with -mesh, run.json reports every cycle and its cost, no PETSc memory is left behind by
 // the replaced models, a restart across an adaptation is bitwise, and options that cannot work
-// are refused with exit code 2 naming them before any step. Skipped in builds without Mmg.
+// are refused with exit code 2 naming them before any step: bounds that cannot work on the
+// domain, the node budget or the step, and a step above -cfl_max on an adapted mesh. Skipped in
+// builds without Mmg.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -136,6 +139,69 @@ TEST_F(AdaptiveMountainWave, OptionsThatCannotWorkAreRefused) {
   refused("-adapt_interval 2 -tracer_columns 2 -tracer_levels 2", "-tracer_columns");
   refused("-adapt_interval -3", "-adapt_interval");
   refused("-adapt_interval 2 -adapt_gradation 0.5", "-adapt_gradation 0.5");
+}
+
+// Bounds that cannot work on this domain, budget and step are refused before the model steps
+// (exit 2, one line naming the option and the numbers): each class once, and the instances the
+// issue measured (they ran for minutes inside Mmg, or made 135,863 nodes of a 245-node budget).
+TEST_F(AdaptiveMountainWave, BoundsThatCannotWorkAreRefusedBeforeAnyStep) {
+  const auto refused = [&](const std::string& arguments, const std::string& mention) {
+    SCOPED_TRACE(arguments);
+    const RunResult r =
+        run("-vtk 0 -sections 0 -output_dir out -mesh_cells 6,6,4 "
+            "-adapt_interval 1 " +
+            arguments);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find(mention), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("adapted at"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("max div"), std::string::npos) << "a step ran:\n" << r.output;
+  };
+  // Below 1e-5 of the domain's longest side (60 km).
+  refused("-adapt_hmin 1e-3 -adapt_hmax 1e-2", "-adapt_hmin 0.001 m is below 1e-05");
+  refused("-adapt_hmin 0.1 -adapt_hmax 1", "-adapt_hmin 0.1 m is below 1e-05");
+  // Longer than the domain.
+  refused("-adapt_hmax 1e6", "-adapt_hmax 1e+06 m is longer than the domain's longest side");
+  // Too short for the node budget: volume / hmax^3 alone is far above it.
+  refused("-adapt_hmin 1 -adapt_hmax 10", "-adapt_hmax 10 m: the domain");
+  refused("-adapt_hmin 1 -adapt_hmax 10", "more than 2 x -adapt_nodes 245");
+  refused("-adapt_hmax 5000 -adapt_nodes 200", "use -adapt_hmax >= ");
+  // Too short for the step: U dt / hmin = 10 m/s x 20 s / 1 m.
+  refused("-adapt_hmin 1 -adapt_hmax 10000",
+          "-adapt_hmin 1 m: the step of 20 s at U 10 m/s gives CFL 200");
+  refused("-adapt_hmin 40 -cfl_max 4", "use -adapt_hmin >= 50 m");
+}
+
+// After an adaptation the kept step is checked on the new mesh: Mmg leaves edges shorter than
+// -adapt_hmin (682 m for 1000 m here, at the third adaptation), so a -cfl_max that the bounds
+// pass before the first step (U dt / hmin = 0.2) can fail there. The run then stops with exit 2
+// naming -adapt_hmin and the numbers (it used to step on at CFL 70.8 with a warning and exit
+// 0). With room, run.json records each mesh's shortest edge and CFL, within -cfl_max.
+TEST_F(AdaptiveMountainWave, AStepAboveCflMaxAfterAnAdaptationIsAnError) {
+  const std::string options =
+      "-mesh_cells 6,6,4 -end_time 80 -adapt_interval 1 -adapt_nodes 3000 -adapt_hmin 1000 "
+      "-vtk 0 -sections 0 -foehn_backend cpu ";
+  const RunResult fits = run(options + "-output_dir fits");
+  ASSERT_EQ(fits.exit_code, 0) << fits.output;
+  const nlohmann::json record = run_json("fits");
+  ASSERT_EQ(record["adaptations"].size(), 3u) << record.dump(1);
+  double largest = 0;
+  for (const auto& cycle : record["adaptations"]) {
+    const double shortest = cycle["shortest_edge"], cfl = cycle["cfl"];
+    EXPECT_GT(shortest, 0.0);
+    // The tet with the shortest edge moves at least U = 10 m/s: CFL >= U dt / shortest.
+    EXPECT_GE(cfl, (1 - 1e-12) * 10.0 * 20 / shortest);
+    EXPECT_LE(cfl, 4.0);
+    largest = std::max(largest, cfl);
+  }
+  ASSERT_GT(largest, 0.25) << "the case no longer makes edges shorter than -adapt_hmin";
+  const RunResult r = run(options + "-cfl_max 0.25 -output_dir tight");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("adapted at step 1:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the mesh adapted at step "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("above -cfl_max 0.25"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("use -adapt_hmin >= "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("warning: step"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(folder_.path() / "tight" / "run.json"));
 }
 
 }  // namespace

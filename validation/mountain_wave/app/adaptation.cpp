@@ -11,6 +11,7 @@
 #include "foehn/adapt/metric.hpp"
 #include "foehn/adapt/remesh.hpp"
 #include "foehn/adapt/transfer.hpp"
+#include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/vtk_io.hpp"
 #include "foehn/petsc/mpi_collective.hpp"
@@ -21,6 +22,13 @@
 namespace foehn::mountainwave {
 
 namespace {
+
+// Six significant digits: enough to act on, unlike the 17 of an exact double.
+std::string brief(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
 
 // The state's fields in one list, each with its components: the order they are gathered,
 // moved and scattered in.
@@ -85,6 +93,26 @@ std::vector<adapt::Sym3<double>> state_metric(const TetMesh& whole, ModelState& 
     if (!correct_request()) break;
   }
   return metric;
+}
+
+// Rank 0, before Mmg runs: the metric's predicted node count against the budget. The bounds
+// can keep the complexity above the one asked for (every edge at most -adapt_hmax long needs
+// volume / hmax^3 of it, and -adapt_max_aspect raises the small eigenvalues), which the
+// correction of the request cannot undo.
+void check_predicted_nodes(const TetMesh& whole, std::span<const adapt::Sym3<double>> metric,
+                           const AdaptOptions& o, const adapt::RemeshOptions& remesh_options,
+                           AdaptCycle& cycle) {
+  const adapt::NodePrediction predicted = adapt::predict_nodes(
+      whole, metric, remesh_options.keep_boundary, o.interior_nodes_per_complexity);
+  cycle.predicted_nodes = predicted.nodes;
+  if (predicted.nodes > remesh_options.max_nodes)
+    fail(ErrorCategory::invalid_input, "the adaptation at step ", cycle.step,
+         ": the metric for -adapt_hmin ", brief(o.h_min), " m, -adapt_hmax ", brief(o.h_max),
+         " m, -adapt_max_aspect ", brief(o.max_aspect), " asks for about ", brief(predicted.nodes),
+         " nodes (complexity ", brief(predicted.complexity), " x ",
+         brief(o.interior_nodes_per_complexity), " + ", predicted.boundary_nodes,
+         " kept boundary nodes), more than ", node_budget_factor, " x -adapt_nodes ",
+         brief(o.nodes), "; Mmg was not run. Raise -adapt_hmax or -adapt_nodes");
 }
 
 // Rank 0: the whole state moved from `old_mesh` to `new_mesh`.
@@ -175,9 +203,18 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
     cycle.metric = watch.lap();
     adapt::RemeshOptions remesh_options;
     remesh_options.gradation = options.gradation;
+    remesh_options.nodes_per_complexity = options.interior_nodes_per_complexity;
+    remesh_options.max_nodes = node_budget_factor * options.nodes;
+    check_predicted_nodes(whole, metric, options, remesh_options, cycle);
     adapt::RemeshReport report;
     adapted = adapt::remesh(whole, metric, remesh_options, &report);
     cycle.incomplete = report.incomplete;
+    if (report.incomplete)
+      fail(ErrorCategory::internal, "the adaptation at step ", cycle.step,
+           ": Mmg could not finish (MMG5_LOWFAILURE) remeshing ", whole.node_count(),
+           " nodes to a metric predicted to give ", cycle.predicted_nodes, " nodes (it made ",
+           report.nodes, "); the run stops rather than continue on a half-adapted mesh");
+    cycle.shortest_edge = report.shortest_edge;
     write_vtu(adapted, mesh_file);
     reorder_for_locality(adapted);
     mark_boundary_kinds(adapted);
@@ -189,17 +226,70 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
       petsc::distribute_mesh(mesh.comm, mesh.rank == 0 ? &adapted : nullptr);
   adapted_state = scatter_state(distributed, moved);
   // What rank 0 measured, on every rank (the node calibration is taken from it).
-  std::array<double, 3> measured{cycle.complexity, static_cast<double>(cycle.boundary_nodes),
-                                 cycle.tracer_correction};
-  FOEHN_MPI_CHECK(MPI_Bcast(measured.data(), 3, MPI_DOUBLE, 0, mesh.comm));
+  std::array<double, 5> measured{cycle.complexity, static_cast<double>(cycle.boundary_nodes),
+                                 cycle.tracer_correction, cycle.predicted_nodes,
+                                 cycle.shortest_edge};
+  FOEHN_MPI_CHECK(MPI_Bcast(measured.data(), 5, MPI_DOUBLE, 0, mesh.comm));
   cycle.complexity = measured[0];
   cycle.boundary_nodes = static_cast<std::int64_t>(measured[1]);
   cycle.tracer_correction = measured[2];
+  cycle.predicted_nodes = measured[3];
+  cycle.shortest_edge = measured[4];
   if (mesh.rank == 0) whole = std::move(adapted);
   cycle.distribute = watch.lap();
   cycle.nodes_after = distributed.global_nodes;
   cycle.tets_after = distributed.global_tets;
   return distributed;
+}
+
+void check_adapt_bounds(const AdaptOptions& o, const TetMesh& whole, double speed, double dt,
+                        double cfl_max) {
+  Point3 low = whole.nodes.at(0), high = low;
+  for (const Point3& p : whole.nodes)
+    for (int c = 0; c < 3; ++c) {
+      low[c] = std::min(low[c], p[c]);
+      high[c] = std::max(high[c], p[c]);
+    }
+  const double longest_side = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
+  if (o.h_max > longest_side)
+    fail(ErrorCategory::invalid_input, "-adapt_hmax ", brief(o.h_max),
+         " m is longer than the domain's longest side, ", brief(longest_side),
+         " m: no edge can be that long (metres, not kilometres?)");
+  if (o.h_min < smallest_hmin_fraction * longest_side)
+    fail(ErrorCategory::invalid_input, "-adapt_hmin ", brief(o.h_min), " m is below ",
+         brief(smallest_hmin_fraction), " of the domain's longest side (", brief(longest_side),
+         " m): Mmg and the kept boundary's matching resolve no finer; use -adapt_hmin >= ",
+         brief(smallest_hmin_fraction * longest_side), " m");
+  // Every eigenvalue of the metric is at least 1 / hmax^2, so sqrt(det M) >= 1 / hmax^3
+  // everywhere and the complexity is at least the domain's volume / hmax^3, whatever the flow.
+  double volume = 0;
+  for (const Tet& tet : whole.tets) volume += std::fabs(signed_volume(whole, tet));
+  const adapt::NodePrediction at_least = [&] {
+    const adapt::Sym3<double> coarsest{
+        1 / (o.h_max * o.h_max), 1 / (o.h_max * o.h_max), 1 / (o.h_max * o.h_max), 0, 0, 0};
+    const std::vector<adapt::Sym3<double>> metric(whole.node_count(), coarsest);
+    return adapt::predict_nodes(whole, metric, true, o.interior_nodes_per_complexity);
+  }();
+  const double most = node_budget_factor * o.nodes;
+  if (at_least.nodes > most) {
+    const double room = most - at_least.boundary_nodes;
+    std::string remedy = "raise -adapt_nodes";
+    if (room > 0)
+      remedy = detail::concat("use -adapt_hmax >= ",
+                              std::ceil(std::cbrt(o.interior_nodes_per_complexity * volume / room)),
+                              " m or ", remedy);
+    fail(ErrorCategory::invalid_input, "-adapt_hmax ", brief(o.h_max), " m: the domain (",
+         brief(volume), " m^3) with no edge longer than that needs about ", brief(at_least.nodes),
+         " nodes (", brief(at_least.boundary_nodes), " on the kept boundary), more than ",
+         node_budget_factor, " x -adapt_nodes ", brief(o.nodes), "; ", remedy);
+  }
+  const double cfl = speed * dt / o.h_min;
+  if (cfl > cfl_max)
+    fail(ErrorCategory::invalid_input, "-adapt_hmin ", brief(o.h_min), " m: the step of ",
+         brief(dt), " s at U ", brief(speed), " m/s gives CFL ", brief(cfl),
+         " on edges that short, above -cfl_max ", brief(cfl_max),
+         "; use -adapt_hmin >= ", brief(speed * dt / cfl_max),
+         " m, a shorter -dt or -cfl, or a larger -cfl_max");
 }
 
 std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std::int64_t step) {
@@ -216,6 +306,9 @@ nlohmann::json to_json(const std::vector<AdaptCycle>& cycles) {
                    {"nodes_after", c.nodes_after},
                    {"tets_after", c.tets_after},
                    {"metric_complexity", c.complexity},
+                   {"predicted_nodes", c.predicted_nodes},
+                   {"shortest_edge", c.shortest_edge},
+                   {"cfl", c.cfl},
                    {"boundary_nodes", c.boundary_nodes},
                    {"incomplete", c.incomplete},
                    {"seconds",
@@ -250,17 +343,17 @@ CheckpointInfo adaptive_restart_info(const AdaptOptions& options,
 }
 
 std::string describe(const AdaptCycle& c) {
-  char line[512];
+  char line[768];
   std::snprintf(line, sizeof line,
-                "adapted at step %lld: %lld -> %lld nodes (metric complexity %.0f), %lld tets%s; "
-                "%.2f s (gather %.2f, "
+                "adapted at step %lld: %lld -> %lld nodes (metric complexity %.0f, predicted "
+                "%.0f nodes), %lld tets%s, shortest edge %.3g m (CFL %.3g); %.2f s (gather %.2f, "
                 "metric %.2f, remesh %.2f, transfer %.2f, distribute %.2f, new model %.2f); "
                 "tracers rescaled by up to %.1e",
                 static_cast<long long>(c.step), static_cast<long long>(c.nodes_before),
-                static_cast<long long>(c.nodes_after), c.complexity,
+                static_cast<long long>(c.nodes_after), c.complexity, c.predicted_nodes,
                 static_cast<long long>(c.tets_after), c.incomplete ? " (Mmg incomplete)" : "",
-                c.total(), c.gather, c.metric, c.remesh, c.transfer, c.distribute, c.setup,
-                c.tracer_correction);
+                c.shortest_edge, c.cfl, c.total(), c.gather, c.metric, c.remesh, c.transfer,
+                c.distribute, c.setup, c.tracer_correction);
   return line;
 }
 

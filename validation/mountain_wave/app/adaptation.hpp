@@ -43,6 +43,22 @@ struct AdaptOptions {
   bool enabled() const noexcept { return interval > 0; }
 };
 
+// An adaptation whose metric is predicted (adapt::predict_nodes) to give more than this many
+// times -adapt_nodes is refused before Mmg runs: the budget is about the nodes wanted, and the
+// first adaptations overshoot it by up to 35% while the flow develops.
+inline constexpr double node_budget_factor = 2;
+// -adapt_hmin below this fraction of the domain's longest side is refused: the kept boundary's
+// nodes are matched back to the old ones within 1e-6 of it, and Mmg works in the unit cube.
+inline constexpr double smallest_hmin_fraction = 1e-5;
+
+// Before the first step, on rank 0's whole mesh (invalid_input naming the options otherwise):
+// -adapt_hmax no longer than the domain's longest side, -adapt_hmin not below
+// smallest_hmin_fraction of it, the mesh with no edge longer than -adapt_hmax (complexity at
+// least volume / hmax^3) within node_budget_factor of -adapt_nodes, and the step dt at `speed`
+// (U) no more than -cfl_max on edges of -adapt_hmin.
+void check_adapt_bounds(const AdaptOptions& options, const TetMesh& whole, double speed, double dt,
+                        double cfl_max);
+
 // What one adaptation cost and gave, in seconds of wall time on rank 0 (the others wait).
 struct AdaptCycle {
   std::int64_t step = 0;
@@ -51,7 +67,10 @@ struct AdaptCycle {
   double setup = 0;                 // the new model, set by the caller
   double complexity = 0;            // of the metric Mmg was given
   std::int64_t boundary_nodes = 0;  // kept as they were
-  bool incomplete = false;          // Mmg could not finish (its conforming mesh is used)
+  double predicted_nodes = 0;       // adapt::predict_nodes's count for the metric, before Mmg
+  double shortest_edge = 0;         // of the new mesh, m
+  double cfl = 0;                   // the step's on the new mesh and state (state_cfl)
+  bool incomplete = false;          // Mmg could not finish (refused: an error)
   std::size_t outside = 0;          // new nodes outside the old mesh (none with the boundary kept)
   double tracer_correction = 0;     // the largest |factor - 1| of the conservative rescaling
 
@@ -64,7 +83,8 @@ struct AdaptCycle {
 // Mmg's mesh to `mesh_file` (.vtu) as it came, so that reading it with -mesh or for a restart
 // gives the same mesh in the same numbering; `whole` becomes that mesh reordered for locality,
 // with boundary kinds. An error on rank 0 (Mmg failed, a metric could not be built, the file
-// could not be written) is thrown on every rank.
+// could not be written, a metric predicted to give more than node_budget_factor times
+// -adapt_nodes, Mmg unable to finish) is thrown on every rank.
 petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelState& state,
                              TetMesh& whole, const AdaptOptions& options,
                              const std::filesystem::path& mesh_file, ModelState& adapted_state,

@@ -452,6 +452,15 @@ void run() {
   auto mesh = std::make_unique<petsc::DistributedMesh>(
       build_mesh(o, ranks, topology_file, input_mesh, clock, restart_info.adapted_at_step >= 0));
   o.mesh_file = given_mesh;
+  // The node budget of every adaptation: the starting mesh's size unless given. The bounds are
+  // checked against it, the domain and the step before the model is built (adaptation.hpp).
+  if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
+  if (o.adapt.enabled())
+    petsc::detail::run_collectively(ranks.comm, [&] {
+      if (ranks.rank == 0)
+        check_adapt_bounds(o.adapt, input_mesh, o.physics.closed_box ? 0.0 : o.physics.inflow_speed,
+                           o.numerics.dt, o.cfl_max);
+    });
   auto model = std::make_unique<MountainWaveModel>(*mesh, o.domain, o.physics, o.numerics);
   clock.model = clock.watch.seconds();
   RunOptions as_given = o;  // the case's options, for its fingerprint
@@ -471,8 +480,6 @@ void run() {
   auto outputs =
       std::make_unique<RunOutputs>(o, *mesh, *model, input_mesh, topology_file, fingerprint);
   o.adapt.on_device = o.numerics.backend == Backend::cuda;
-  // The node budget of every adaptation: the starting mesh's size unless given.
-  if (o.adapt.nodes == 0) o.adapt.nodes = static_cast<double>(mesh->global_nodes);
   if (restart_info.adapted_at_step >= 0)
     outputs->record_adaptation(restart_info.adapted_at_step, o.adapt, o.numerics.dt);
   if (o.restart.empty()) outputs->write(model->state());
@@ -486,6 +493,11 @@ void run() {
     auto adapted = std::make_unique<petsc::DistributedMesh>(
         adapt(*mesh, model->state(), input_mesh, o.adapt,
               adapted_mesh_file(o.output_dir, model->completed_steps()), adapted_state, cycle));
+    // The kept step on the new mesh: above -cfl_max it stops the run (on every rank alike).
+    cycle.cfl =
+        state_cfl(adapted->local, adapted_state.velocity,
+                  o.physics.closed_box ? 0.0 : o.physics.inflow_speed, o.numerics.dt, ranks.comm);
+    check_time_step_after_adaptation(o, cycle.step, cycle.cfl, cycle.shortest_edge);
     const Stopwatch setup;
     outputs.reset();
     model.reset();

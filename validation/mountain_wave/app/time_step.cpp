@@ -83,6 +83,41 @@ void choose_time_step(RunOptions& o, double shortest) {
   }
 }
 
+double state_cfl(const TetMesh& local, std::span<const double> velocity, double speed_floor,
+                 double dt, MPI_Comm comm) {
+  if (velocity.size() != 3 * local.node_count())
+    fail(ErrorCategory::internal, "state_cfl: ", velocity.size(), " velocity values for ",
+         local.node_count(), " nodes");
+  double largest = 0;
+  for (const Tet& tet : local.tets) {
+    double speed = speed_floor, shortest = std::numeric_limits<double>::infinity();
+    for (int a = 0; a < 4; ++a) {
+      const double* u = velocity.data() + 3 * static_cast<std::size_t>(tet[a]);
+      speed = std::max(speed, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+      for (int b = a + 1; b < 4; ++b) {
+        const Point3& p = local.nodes[static_cast<std::size_t>(tet[a])];
+        const Point3& q = local.nodes[static_cast<std::size_t>(tet[b])];
+        shortest = std::min(shortest, std::hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+      }
+    }
+    largest = std::max(largest, speed * dt / shortest);
+  }
+  double result = 0;
+  MPI_Allreduce(&largest, &result, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return result;
+}
+
+void check_time_step_after_adaptation(const RunOptions& o, std::int64_t step, double cfl,
+                                      double shortest) {
+  if (!(cfl <= o.cfl_max))
+    fail(ErrorCategory::invalid_input, "the mesh adapted at step ", step, " has edges of ",
+         brief(shortest), " m (-adapt_hmin ", brief(o.adapt.h_min),
+         " m; Mmg keeps edges down to about 0.6 of the metric's size): the step dt ",
+         brief(o.numerics.dt), " s gives CFL ", brief(cfl), " on it, above -cfl_max ",
+         brief(o.cfl_max), ". The step is not shortened during a run; use -adapt_hmin >= ",
+         brief(o.adapt.h_min * cfl / o.cfl_max), " m, a shorter -dt or -cfl, or a larger -cfl_max");
+}
+
 std::string time_scheme_warning(const RunOptions& o) {
   if (!(o.numerics.picard_extrapolate && o.numerics.picard_iterations == 1)) return {};
   const double n_dt = o.physics.buoyancy_frequency * o.numerics.dt;

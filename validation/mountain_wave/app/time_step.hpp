@@ -6,6 +6,8 @@
 // (docs/mountain_wave.md).
 #include <mpi.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 
 #include "foehn/mesh/tet_mesh.hpp"
@@ -18,6 +20,18 @@ double shortest_edge(const TetMesh& local, MPI_Comm comm);
 // Sets o.numerics.dt from -cfl (if given) and checks it against -cfl_max, the run's step budget
 // and -end_time (a whole number of steps); invalid_input naming the options otherwise.
 void choose_time_step(RunOptions& o, double shortest);
+// The CFL number of the step dt on `local` with the nodal `velocity` (3 per node): the largest
+// over the tets of the larger of `speed_floor` (U) and the tet's largest nodal speed, times dt,
+// over the tet's shortest edge. This is the step's own number (TetCfl) with U as a floor, so on
+// the starting mesh and state it is choose_time_step's U dt / shortest edge. Collective.
+double state_cfl(const TetMesh& local, std::span<const double> velocity, double speed_floor,
+                 double dt, MPI_Comm comm);
+// After the adaptation at `step`: `cfl` (state_cfl on the new mesh) above -cfl_max is an error
+// (invalid_input naming -adapt_hmin, the step, the new mesh's `shortest` edge and the numbers).
+// The step is not shortened: the run's step count to -end_time, its time history and a
+// restart's fingerprint all hold dt.
+void check_time_step_after_adaptation(const RunOptions& o, std::int64_t step, double cfl,
+                                      double shortest);
 // A warning for the run log where the time scheme amplifies what it should keep (empty
 // otherwise): one Picard iteration with the extrapolated velocity (-picard 1
 // -picard_extrapolate) treats the buoyancy exchange as Adams-Bashforth 2 does, which amplifies
