@@ -142,7 +142,7 @@ def main():
 
             if petsc is not None:
                 mat = petsc.device_mat(mesh.node_count * rows, rows)
-                matrix = foehn.Matrix(gpu, device_op, mat.value)
+                matrix = foehn.Matrix._from_address(gpu, device_op, mat.value)  # ctypes Mat
             else:
                 matrix = gpu.matrix(device_op)
             matrix.assemble(device_op)

@@ -46,4 +46,12 @@ FaceTopology build_face_topology(const TetMesh& mesh) {
   return topology;
 }
 
+void add_surface_as_boundary(TetMesh& mesh, std::int32_t tag) {
+  if (!mesh.boundary_faces.empty()) return;
+  const FaceTopology topology = build_face_topology(mesh);
+  mesh.boundary_faces.reserve(topology.surface.size());
+  for (const SurfaceFace& face : topology.surface) mesh.boundary_faces.push_back(face.nodes);
+  mesh.boundary_tags.assign(mesh.boundary_faces.size(), tag);
+}
+
 }  // namespace foehn

@@ -70,6 +70,15 @@ vtkSmartPointer<vtkPoints> make_points(const std::vector<Point3>& nodes,
 void check_field(const MeshField& field, std::size_t count, const char* kind,
                  std::set<std::string>& names) {
   if (field.name.empty()) fail(ErrorCategory::invalid_input, kind, " field without a name");
+  // VTK writes names into XML attributes unescaped: one of "<>& or a control character made a
+  // file that neither ParaView nor read_vtu could parse (and a NUL cut the name short).
+  for (const char c : field.name) {
+    if (c == '"' || c == '<' || c == '>' || c == '&' || c == '\'' ||
+        static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      fail(ErrorCategory::invalid_input, kind, " field name '", field.name,
+           "' holds a character VTK cannot write (\" < > & ' or a control character)");
+    }
+  }
   if (!names.insert(field.name).second) {
     fail(ErrorCategory::invalid_input, "duplicate or reserved ", kind, " field name '", field.name,
          "'");

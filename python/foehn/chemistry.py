@@ -5,7 +5,8 @@ import os
 import numpy as np
 
 from . import _foehn
-from ._arrays import host_doubles, is_device_array, wait_for_producers
+from ._arrays import (count, finite_doubles, host_doubles, is_device_array, real,
+                      wait_for_producers)
 
 _FORMATS = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".def": "kpp", ".eqn": "kpp",
             ".kpp": "kpp"}
@@ -32,7 +33,8 @@ class Mechanism:
     @classmethod
     def synthetic(cls, species=80, reactions=190, seed=1):
         """The CB05-sized random tropospheric mechanism of the benchmarks."""
-        return cls(_foehn.Mechanism.synthetic(int(species), int(reactions), int(seed)))
+        return cls(_foehn.Mechanism.synthetic(count(species, "species"),
+                                              count(reactions, "reactions"), count(seed, "seed")))
 
     name = property(lambda self: self._handle.name)
     species = property(lambda self: list(self._handle.species), doc="Species in order.")
@@ -72,19 +74,22 @@ class Solver:
     backend "cpu", "cuda" or "auto"; method "ros2", "ros3", "rodas3", "rodas4"; rtol; atol a
     number or one per species (default: each species' own); GPU strategy "automatic",
     "thread_per_cell", "block_per_cell" and layout "interleaved", "block_interleaved",
-    "per_cell". A cell keeps its last step size from one solve to the next.
+    "per_cell". A cell keeps its last step size from one solve to the next. Values outside
+    foehn-box's ranges (rtol in (0, 1], atol >= 0, max_steps >= 1, steps > 0, max_step 0 or >=
+    min_step) are refused.
     """
 
     def __init__(self, mechanism, backend="auto", method="rodas3", rtol=1e-4, atol=None,
-                 max_steps=100000, initial_step=1e-3, min_step=1e-10, max_step=0.0,
+                 max_steps=100000, initial_step=1e-3, min_step=1e-30, max_step=0.0,
                  strategy="automatic", layout="interleaved", throw_on_failure=True):
         self.mechanism = mechanism
         species = len(mechanism.species)
         tolerances = [] if atol is None else list(np.broadcast_to(
-            host_doubles(atol, "atol"), (species,)))
+            finite_doubles(atol, "atol"), (species,)))
         self._handle = _foehn.ChemistrySolver(
-            mechanism._handle, backend, method, float(rtol), tolerances, int(max_steps),
-            float(initial_step), float(min_step), float(max_step), strategy, layout,
+            mechanism._handle, backend, method, real(rtol, "rtol"), tolerances,
+            count(max_steps, "max_steps"), real(initial_step, "initial_step"),
+            real(min_step, "min_step"), real(max_step, "max_step"), strategy, layout,
             bool(throw_on_failure))
 
     @property
@@ -109,7 +114,7 @@ class Solver:
         p = np.broadcast_to(host_doubles(pressure, "pressure"), (cells,)).copy()
         rates = None if external_rates is None else host_doubles(external_rates, "external_rates")
         wait_for_producers([concentrations])
-        return self._handle.solve(concentrations, t, p, rates, float(duration))
+        return self._handle.solve(concentrations, t, p, rates, real(duration, "duration"))
 
 
 def _by_name(values, names, what, kind):
@@ -119,7 +124,7 @@ def _by_name(values, names, what, kind):
         for name, value in values.items():
             if name not in names:
                 raise _foehn.InvalidInputError(f"{what}: no {kind} '{name}' ({', '.join(names)})")
-            row[0, names.index(name)] = value
+            row[0, names.index(name)] = real(value, f"{what}['{name}']")
     else:
         row[0, :] = host_doubles(values, what)
     return row
@@ -138,12 +143,15 @@ def box(mechanism, initial, times, temperature=298.15, pressure=101325.0, extern
     if external_rates is not None:
         rates = _by_name(external_rates, mechanism.external_rates, "external_rates", "rate")
     solver = Solver(mechanism, backend=backend, **solver_options)
-    times = host_doubles(times, "times")
+    times = finite_doubles(times, "times")
+    if times.ndim != 1:
+        raise _foehn.InvalidInputError(f"times: a 1-D array expected, got shape {times.shape}")
     out = np.empty((len(times), len(species)))
     now = 0.0
     for i, t in enumerate(times):
         if t < now:
-            raise _foehn.InvalidInputError(f"times: {t} after {now}: times must increase")
+            raise _foehn.InvalidInputError(
+                f"times: {t} after {now}: times must increase from 0 (s)")
         if t > now:
             solver.solve(state, temperature, pressure, t - now, rates)
             now = t

@@ -1,9 +1,11 @@
 """Tetrahedral meshes: from the caller's arrays, from files (.msh, .vtu), from the generator of
 the mountain-wave case, or as this rank's part of the caller's own partition."""
+import os
+
 import numpy as np
 
 from . import _foehn
-from ._arrays import fortran_comm, host_doubles, indices
+from ._arrays import count, fortran_comm, host_doubles, indices, real
 
 
 def _points(points):
@@ -17,11 +19,13 @@ class Mesh:
     Mesh(points, tets, index_base=0, fix_orientation=False): `points` of shape (nodes, 3),
     `tets` of shape (tets, 4) in any integer type, numbered from 0 or 1. An inverted tet is an
     error naming it, unless fix_orientation (it is then flipped; `flipped_tets` counts them).
+    The mesh's surface (every face of exactly one tet) becomes its boundary triangles, tag 0.
     """
 
     def __init__(self, points, tets, *, index_base=0, fix_orientation=False):
         self._handle = _foehn.Mesh.from_arrays(_points(points), indices(tets, "tets", 4),
-                                               int(index_base), bool(fix_orientation))
+                                               count(index_base, "index_base"),
+                                               bool(fix_orientation))
         self.comm = None
 
     @classmethod
@@ -33,8 +37,9 @@ class Mesh:
 
     @classmethod
     def read(cls, path):
-        """A mesh from a Gmsh .msh (2.2 or 4.1, ASCII or binary) or VTK .vtu file."""
-        return cls._wrap(_foehn.Mesh.read(str(path)))
+        """A mesh from a Gmsh .msh (2.2 or 4.1, ASCII or binary) or VTK .vtu file. A file without
+        boundary triangles gets its surface as boundary (tag 0), as a mesh from arrays does."""
+        return cls._wrap(_foehn.Mesh.read(os.fspath(path)))
 
     @classmethod
     def mountain(cls, cells=(48, 48, 20), *, length_x=60000.0, length_y=60000.0,
@@ -44,16 +49,23 @@ class Mesh:
         """The Mountainwave3D mesh (docs/mountain_wave.md): cells = (x, y, z) hexahedra, each
         split into six tets, over a bell mountain, graded towards it and the ground. Boundary
         triangles are tagged 1 terrain, 2 top, 3 inflow, 4 outflow, 5 lateral."""
-        nx, ny, nz = (int(c) for c in cells)
+        if len(cells) != 3:
+            raise _foehn.InvalidInputError(f"cells: (x, y, z) expected, got {cells!r}")
+        nx, ny, nz = (count(c, f"cells[{i}]") for i, c in enumerate(cells))
+        lengths = {"length_x": length_x, "length_y": length_y, "height": height,
+                   "mountain_height": mountain_height,
+                   "mountain_half_width": mountain_half_width,
+                   "mountain_spacing": mountain_spacing, "mountain_core": mountain_core,
+                   "horizontal_growth": horizontal_growth, "vertical_grading": vertical_grading}
         return cls._wrap(_foehn.Mesh.mountain(
-            nx, ny, nz, float(length_x), float(length_y), float(height), float(mountain_height),
-            float(mountain_half_width), float(mountain_spacing), float(mountain_core),
-            float(horizontal_growth), float(vertical_grading)))
+            nx, ny, nz, *(real(value, name) for name, value in lengths.items())))
 
     @classmethod
     def box(cls, cells=(8, 8, 8), size=(1.0, 1.0, 1.0)):
         """A uniform box [-Lx/2, Lx/2] x [-Ly/2, Ly/2] x [0, Lz] of cells[0] x cells[1] x cells[2]
         hexahedra, six tets each (the mountain generator with no mountain and no grading)."""
+        if len(size) != 3:
+            raise _foehn.InvalidInputError(f"size: (Lx, Ly, Lz) expected, got {size!r}")
         return cls.mountain(cells, length_x=size[0], length_y=size[1], height=size[2],
                             mountain_height=0.0, mountain_spacing=0.0, horizontal_growth=1.0,
                             vertical_grading=1.0)
@@ -68,17 +80,22 @@ class Mesh:
         given, and arrays returned, in this caller's local node order."""
         handle = _foehn.Mesh.from_partition(
             fortran_comm(comm), _points(points),
-            int(owned_nodes),
+            count(owned_nodes, "owned_nodes"),
             indices(node_ids, "node_ids", 1).ravel().astype(np.int64, copy=False),
-            indices(tets, "tets", 4), int(index_base), bool(fix_orientation))
+            indices(tets, "tets", 4), count(index_base, "index_base"), bool(fix_orientation))
         return cls._wrap(handle, comm)
 
     def write(self, path, point_data=None):
         """Writes the mesh (.vtu for ParaView, or .msh) with optional nodal arrays by name (1, 3
-        or 9 values per node); the file appears whole or not at all."""
-        fields = [(name, host_doubles(values, name).ravel())
-                  for name, values in (point_data or {}).items()]
-        self._handle.write(str(path), fields)
+        or 9 values per node); the file appears whole or not at all. Names holding any of
+        " < > & ' or a control character, paths holding a NUL, and other component counts are
+        refused."""
+        fields = []
+        for name, values in (point_data or {}).items():
+            if not isinstance(name, str):
+                raise _foehn.InvalidInputError(f"point_data: names are strings, got {name!r}")
+            fields.append((name, host_doubles(values, name).ravel()))
+        self._handle.write(os.fspath(path), fields)
 
     @property
     def points(self):

@@ -4,30 +4,50 @@ that xarray takes as they are (to_xarray)."""
 import numpy as np
 
 from . import _foehn
-from ._arrays import host_doubles
+from ._arrays import count, finite_doubles, real
+
+
+def _axis(values, name):
+    array = finite_doubles(values, name)
+    if array.ndim != 1:
+        raise _foehn.InvalidInputError(f"{name}: a 1-D array expected, got shape {array.shape}")
+    return array
 
 
 class MetGrid:
-    """Winds on a global or regional longitude-latitude grid at two times t0 < t1.
+    """Winds on a longitude-latitude grid, global in longitude, global or regional in latitude,
+    at two times t0 < t1.
 
-    longitudes: nlon equally spaced values (radians; global grids wrap around); latitudes: nlat
-    equally spaced values (radians, increasing); pressure_levels (Pa, monotonic). u, v (m/s) and
-    omega (Pa/s) at t0 and t1: arrays of shape (levels, nlat, nlon).
+    longitudes: nlon increasing values, equally spaced, covering the globe once (radians, e.g.
+    np.arange(nlon) * 2 * np.pi / nlon); latitudes: nlat equally spaced values in radians,
+    increasing or decreasing, pole to pole or a regional band; pressure_levels (Pa, monotonic).
+    u, v (m/s) and omega (Pa/s) at t0 and t1: arrays of shape (levels, nlat, nlon). The axes are
+    read as foehn-trajectories reads a met file's (the same function): a regional or irregular
+    longitude axis, irregular latitudes, degrees instead of radians and winds of another shape
+    are refused.
     """
 
     def __init__(self, longitudes, latitudes, pressure_levels, t0, t1, u0, v0, omega0, u1, v1,
                  omega1):
-        longitudes = host_doubles(longitudes, "longitudes")
-        latitudes = host_doubles(latitudes, "latitudes")
-        spacing = latitudes[1] - latitudes[0] if latitudes.size > 1 else 0.0
-        winds = [host_doubles(w, name).ravel() for w, name in
-                 ((u0, "u0"), (v0, "v0"), (omega0, "omega0"), (u1, "u1"), (v1, "v1"),
-                  (omega1, "omega1"))]
+        longitudes = _axis(longitudes, "longitudes")
+        latitudes = _axis(latitudes, "latitudes")
+        levels = _axis(pressure_levels, "pressure_levels")
+        shape = (levels.size, latitudes.size, longitudes.size)
+        winds = []
+        for values, name in ((u0, "u0"), (v0, "v0"), (omega0, "omega0"), (u1, "u1"), (v1, "v1"),
+                             (omega1, "omega1")):
+            array = finite_doubles(values, name)
+            if array.shape != shape:
+                raise _foehn.InvalidInputError(
+                    f"{name}: shape {array.shape}, expected (levels, nlat, nlon) = {shape}")
+            winds.append(array)
+        if latitudes.size > 1 and latitudes[-1] < latitudes[0]:
+            # North to south (as ERA5 stores them): the grid's latitudes ascend.
+            latitudes = latitudes[::-1]
+            winds = [w[:, ::-1, :] for w in winds]
         self._handle = _foehn.MetGrid(
-            int(longitudes.size), int(latitudes.size), float(longitudes[0]) if longitudes.size
-            else 0.0, float(latitudes[0]) if latitudes.size else 0.0, float(spacing),
-            [float(p) for p in host_doubles(pressure_levels, "pressure_levels")], float(t0),
-            float(t1), *winds)
+            longitudes, np.ascontiguousarray(latitudes), [float(p) for p in levels],
+            real(t0, "t0"), real(t1, "t1"), *(np.ascontiguousarray(w).ravel() for w in winds))
 
 
 def transport(grid, longitude, latitude, pressure, t_start, dt, steps, *, backend="auto",
@@ -35,15 +55,20 @@ def transport(grid, longitude, latitude, pressure, t_start, dt, steps, *, backen
               decay_time_stratosphere=0.0, seed=0, track_path_length=False, first_step_index=0):
     """Moves parcels (radians, radians, Pa) `steps` steps of `dt` seconds from t_start.
 
-    Returns a dict of NumPy arrays by parcel: longitude, latitude, pressure, time, status
-    (0 active, 1 left a regional grid: frozen where it left), the quantities the physics keeps
-    (mass with decay, subgrid winds, path lengths), and "report" (counts)."""
+    The whole run must lie within the grid's times [t0, t1]; latitudes within [-pi/2, pi/2],
+    longitudes within [-2 pi, 2 pi]; decay times >= 0 (0: no decay). Returns a dict of NumPy
+    arrays by parcel: longitude, latitude, pressure, time, status (0 active, 1 left a regional
+    grid: frozen where it left), the quantities the physics keeps (mass with decay, subgrid
+    winds, path lengths), and "report" (counts)."""
     lon, lat, p, time, status, report, quantities = _foehn.transport_parcels(
-        grid._handle, host_doubles(longitude, "longitude").ravel(),
-        host_doubles(latitude, "latitude").ravel(), host_doubles(pressure, "pressure").ravel(),
-        float(t_start), float(dt), int(steps), int(first_step_index), backend, scheme,
-        bool(diffusion), bool(subgrid_wind), float(decay_time_troposphere),
-        float(decay_time_stratosphere), int(seed), bool(track_path_length))
+        grid._handle, finite_doubles(longitude, "longitude").ravel(),
+        finite_doubles(latitude, "latitude").ravel(),
+        finite_doubles(pressure, "pressure").ravel(), real(t_start, "t_start"), real(dt, "dt"),
+        count(steps, "steps", 0), count(first_step_index, "first_step_index", 0), backend,
+        scheme, bool(diffusion), bool(subgrid_wind),
+        real(decay_time_troposphere, "decay_time_troposphere"),
+        real(decay_time_stratosphere, "decay_time_stratosphere"), count(seed, "seed", 0),
+        bool(track_path_length))
     result = {"longitude": lon, "latitude": lat, "pressure": p, "time": time, "status": status}
     result.update(quantities)
     result["report"] = dict(report)

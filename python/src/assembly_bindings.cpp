@@ -72,8 +72,21 @@ void assemble_values(const AssemblerHandle& assembler, const OperatorHandle& op,
   check(foehn_assembler_synchronize(assembler.handle));
 }
 
+// A PETSc object's handle from petsc4py (the Python layer refuses ints, Vecs as Mats and
+// destroyed objects, so `address` is a live object): its class must be `expected`, else
+// PETSc's first call on it would abort the process (MPI_ABORT) or crash.
+void require_class(std::uintptr_t address, PetscClassId expected, const char* argument,
+                   const char* kind) {
+  PetscClassId found = 0;
+  if (PetscObjectGetClassId(reinterpret_cast<PetscObject>(address), &found) != 0 ||
+      found != expected)
+    fail(ErrorCategory::invalid_input, argument, ": not a PETSc ", kind, " (PETSc class id ", found,
+         ", expected ", expected, ")");
+}
+
 void assemble_into(const MatrixHandle& matrix, const OperatorHandle& op, int field_memory,
                    std::uintptr_t rhs_vec) {
+  if (rhs_vec != 0) require_class(rhs_vec, VEC_CLASSID, "rhs", "Vec");
   nb::gil_scoped_release unlocked;
   check(foehn_assemble_into(matrix.handle, op.handle, static_cast<foehn_memory>(field_memory),
                             reinterpret_cast<Vec>(rhs_vec)));
@@ -148,6 +161,7 @@ void register_assembly(nb::module_& module) {
           "__init__",
           [](AssemblerHandle* self, const MeshHandle& mesh, const std::string& backend,
              const std::string& strategy, std::uintptr_t stream) {
+            chosen_backend(backend);  // "cuda" without a device: the tools' clear error
             new (self) AssemblerHandle();
             nb::gil_scoped_release unlocked;
             check(foehn_assembler_create_on_stream(mesh.handle, backend.c_str(), strategy.c_str(),
@@ -170,8 +184,10 @@ void register_assembly(nb::module_& module) {
                                     to_numpy(std::vector<std::int32_t>(columns, columns + nonzeros),
                                              {static_cast<std::size_t>(nonzeros)}));
            })
+      // noconvert: an out= array of another dtype or layout is refused (TypeError), never
+      // filled through a hidden copy the caller does not see.
       .def("assemble_values", &assemble_values, nb::arg("op"), nb::arg("field_memory"),
-           nb::arg("values"), nb::arg("rhs").none())
+           nb::arg("values").noconvert(), nb::arg("rhs").none().noconvert())
       .def("time_assemble_values", [](const AssemblerHandle& self, const OperatorHandle& op,
                                       int field_memory, AnyMutableDoubles values, int repeats) {
         const foehn_memory results = memory_of(values.device_type(), "values");
@@ -188,6 +204,9 @@ void register_assembly(nb::module_& module) {
           "__init__",
           [](MatrixHandle* self, const MeshHandle& mesh, const AssemblerHandle& assembler,
              const OperatorHandle& op, std::uintptr_t mat) {
+            // 0 would make the C ABI create its own Mat behind the caller's back.
+            if (mat == 0) fail(ErrorCategory::invalid_input, "mat: a NULL Mat");
+            require_class(mat, MAT_CLASSID, "mat", "Mat");
             new (self) MatrixHandle();
             nb::gil_scoped_release unlocked;
             check(foehn_matrix_create(mesh.handle, assembler.handle, op.handle,

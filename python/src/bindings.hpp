@@ -33,6 +33,11 @@ using AnyDoubles = nb::ndarray<const double, nb::c_contig>;
 using AnyMutableDoubles = nb::ndarray<double, nb::c_contig>;
 using HostDoubles = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
 
+// "cpu" or "cuda" for a backend name "cpu", "cuda" or "auto", chosen as the command-line tools
+// choose it (select_backend): "cuda" without a usable device is foehn.UnavailableError "no CUDA
+// device is available" at once, not a raw CUDA error from the first call that needs one.
+std::string chosen_backend(const std::string& backend);
+
 // "host" or "device" (CUDA); invalid_input naming `what` for any other device.
 foehn_memory memory_of(int device_type, const char* what);
 

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,9 +51,33 @@ struct SolverSettings {
   bool throw_on_failure;
 };
 
+// The ranges foehn-box's -chem_* options allow (box_options.cpp), and a largest step not below
+// the smallest: Solver(min_step=10, max_step=1) once ran, every step clamped to 1 s.
+void check_solver_settings(const SolverSettings& s) {
+  const auto require = [](bool ok, const char* name, double value, const char* range) {
+    if (!ok)
+      fail(ErrorCategory::invalid_input, "chemistry.Solver: ", name, " = ", value, " (", range,
+           " expected)");
+  };
+  require(s.relative_tolerance > 0.0 && s.relative_tolerance <= 1.0, "rtol", s.relative_tolerance,
+          "0 < rtol <= 1");
+  for (const double atol : s.absolute_tolerance)
+    require(std::isfinite(atol) && atol >= 0.0, "atol", atol, "finite, >= 0");
+  require(s.max_steps >= 1, "max_steps", s.max_steps, ">= 1");
+  require(std::isfinite(s.initial_step) && s.initial_step > 0.0, "initial_step", s.initial_step,
+          "finite, > 0 s");
+  require(std::isfinite(s.min_step) && s.min_step > 0.0, "min_step", s.min_step, "finite, > 0 s");
+  require(std::isfinite(s.max_step) && s.max_step >= 0.0, "max_step", s.max_step,
+          "finite, >= 0 s; 0: the whole chemistry step");
+  if (s.max_step > 0.0 && s.max_step < s.min_step)
+    fail(ErrorCategory::invalid_input, "chemistry.Solver: max_step = ", s.max_step,
+         " s is below min_step = ", s.min_step, " s");
+}
+
 class Solver {
  public:
   Solver(const Mechanism& mechanism, const SolverSettings& s) : mechanism_(mechanism) {
+    check_solver_settings(s);
     chemistry::RosenbrockOptions options;
     options.method = chemistry::parse_rosenbrock_method(s.method);
     options.control.relative_tolerance = s.relative_tolerance;
@@ -62,8 +87,7 @@ class Solver {
     options.control.max_steps = s.max_steps;
     options.absolute_tolerance = s.absolute_tolerance;
     options.throw_on_failure = s.throw_on_failure;
-    std::string backend = s.backend;
-    if (backend == "auto") backend = cuda_device_count() > 0 ? "cuda" : "cpu";
+    const std::string backend = chosen_backend(s.backend);
     if (backend == "cpu") {
       cpu_.emplace(mechanism, options);
     } else if (backend == "cuda") {
@@ -72,8 +96,6 @@ class Solver {
       settings.layout = chemistry::parse_cell_layout(s.layout);
       stream_ = std::make_unique<Stream>();
       gpu_.emplace(mechanism, options, settings, *stream_);
-    } else {
-      fail(ErrorCategory::invalid_input, "backend '", s.backend, "' is not one of cpu, cuda, auto");
     }
   }
 
@@ -82,6 +104,8 @@ class Solver {
   // concentrations: cells x species, updated in place; the conditions on the host.
   nb::dict solve(AnyMutableDoubles concentrations, HostDoubles temperature, HostDoubles pressure,
                  std::optional<HostDoubles> external_rates, double duration) {
+    if (!std::isfinite(duration) || duration < 0.0)
+      fail(ErrorCategory::invalid_input, "duration: ", duration, " s (finite, >= 0 expected)");
     const std::size_t species = mechanism_.species.size();
     const std::size_t cells = temperature.size();
     if (concentrations.size() != cells * species)
@@ -223,7 +247,9 @@ void register_chemistry(nb::module_& module) {
           nb::arg("initial_step"), nb::arg("min_step"), nb::arg("max_step"), nb::arg("strategy"),
           nb::arg("layout"), nb::arg("throw_on_failure"))
       .def_prop_ro("uses_gpu", &Solver::uses_gpu)
-      .def("solve", &Solver::solve, nb::arg("concentrations"), nb::arg("temperature"),
+      // noconvert: concentrations of another dtype or layout are refused (TypeError), never
+      // integrated in a hidden copy while the caller's array stays as it was.
+      .def("solve", &Solver::solve, nb::arg("concentrations").noconvert(), nb::arg("temperature"),
            nb::arg("pressure"), nb::arg("external_rates").none(), nb::arg("duration"));
 }
 

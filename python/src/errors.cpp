@@ -9,6 +9,7 @@
 
 #include "bindings.hpp"
 #include "c_api_support.hpp"
+#include "foehn/runtime/backend.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::python {
@@ -76,6 +77,19 @@ void register_errors(nb::module_& module) {
 void check(foehn_status status) {
   if (status == FOEHN_SUCCESS) return;
   throw Error(c_api::category_of(status), foehn_last_error());
+}
+
+std::string chosen_backend(const std::string& backend) {
+  try {
+    return std::string(to_string(select_backend(backend, nullptr)));
+  } catch (const Error& error) {
+    if (error.category() != ErrorCategory::unavailable) throw;
+    // The tools' message names their option (-foehn_backend); Python callers pass backend=.
+    fail(ErrorCategory::unavailable, "backend='", backend, "': ",
+         foehn_has_cuda() ? "no CUDA device is available (no GPU, or no usable NVIDIA driver)"
+                          : "Foehn was built without CUDA",
+         "; use backend='cpu' or 'auto'");
+  }
 }
 
 foehn_memory memory_of(int device_type, const char* what) {

@@ -6,7 +6,9 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "bindings.hpp"
@@ -14,6 +16,7 @@
 #include "foehn/foehn_petsc.h"
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/mountain.hpp"
+#include "foehn/mesh/topology.hpp"
 #include "foehn/runtime/error.hpp"
 #include "mesh_handle.hpp"
 
@@ -44,7 +47,10 @@ foehn_orientation orientation_of(bool fix_orientation) {
   return fix_orientation ? FOEHN_ORIENTATION_FIX : FOEHN_ORIENTATION_CHECK;
 }
 
+// Meshes from arrays and files without boundary triangles get their surface as boundary
+// (topology.hpp), so boundary_nodes() finds the nodes a Dirichlet condition needs.
 std::unique_ptr<MeshHandle> serial_handle(TetMesh mesh) {
+  add_surface_as_boundary(mesh);
   auto made = std::make_unique<foehn_mesh_s>();
   made->serial = std::move(mesh);
   auto handle = std::make_unique<MeshHandle>();
@@ -96,6 +102,7 @@ void register_mesh(nb::module_& module) {
                                     static_cast<int64_t>(tets.shape(0)), tets.data(),
                                     index_bytes_of(tets), index_base,
                                     orientation_of(fix_orientation), &mesh->handle));
+            add_surface_as_boundary(mesh->handle->serial);
             return mesh;
           },
           nb::arg("points"), nb::arg("tets"), nb::arg("index_base"), nb::arg("fix_orientation"))
@@ -113,10 +120,22 @@ void register_mesh(nb::module_& module) {
             const int64_t tet_count =
                 tets.ndim() == 2 && tets.shape(1) == 4 ? static_cast<int64_t>(tets.shape(0)) : -1;
             const int bytes = tets.dtype() == nb::dtype<std::int64_t>() ? 8 : 4;
+            const std::int64_t* ids = node_ids.data();
+            const std::size_t negative = static_cast<std::size_t>(
+                std::find_if(ids, ids + node_ids.size(), [](std::int64_t id) { return id < 0; }) -
+                ids);
             if (static_cast<int64_t>(node_ids.size()) != nodes && nodes >= 0)
               check(foehn_report_error_collective_f(static_cast<MPI_Fint>(fortran_comm),
                                                     FOEHN_ERROR_INVALID_INPUT,
                                                     "node_ids: one id per local node expected"));
+            else if (negative < node_ids.size())
+              // Global ids are node numbers: a negative one is a caller's bug (an unset -1, a
+              // wrapped index), not an id to keep.
+              check(foehn_report_error_collective_f(
+                  static_cast<MPI_Fint>(fortran_comm), FOEHN_ERROR_INVALID_INPUT,
+                  ("node_ids: id " + std::to_string(ids[negative]) + " of local node " +
+                   std::to_string(negative) + " is negative (ids are global node numbers >= 0)")
+                      .c_str()));
             else
               check(foehn_report_error_collective_f(static_cast<MPI_Fint>(fortran_comm),
                                                     FOEHN_SUCCESS, ""));
@@ -125,6 +144,7 @@ void register_mesh(nb::module_& module) {
                                                   owned_nodes, points.data(), node_ids.data(),
                                                   tet_count, tets.data(), bytes, index_base,
                                                   orientation_of(fix_orientation), &mesh->handle));
+            add_surface_as_boundary(mesh->handle->serial);
             return mesh;
           },
           nb::arg("fortran_comm"), nb::arg("points"), nb::arg("owned_nodes"), nb::arg("node_ids"),
@@ -171,11 +191,19 @@ void register_mesh(nb::module_& module) {
               fail(ErrorCategory::invalid_input, "write ", path,
                    ": a mesh made from a partition is written by each rank's own tools");
             TetMesh copy = mesh.serial;
-            for (const auto& [name, values] : point_data)
-              copy.node_fields.push_back(MeshField{
-                  name,
-                  static_cast<int>(values.size() / std::max<std::size_t>(copy.node_count(), 1)),
-                  std::vector<double>(values.data(), values.data() + values.size())});
+            const std::size_t nodes = copy.node_count();
+            for (const auto& [name, values] : point_data) {
+              // Scalars, vectors and 3 x 3 tensors, as docs/python.md says (and ParaView shows).
+              const std::size_t components = nodes ? values.size() / nodes : 0;
+              if (values.size() != components * nodes ||
+                  (components != 1 && components != 3 && components != 9))
+                fail(ErrorCategory::invalid_input, "write ", path, ": point_data '", name, "' has ",
+                     values.size(), " values for ", nodes,
+                     " nodes; 1, 3 or 9 values per node expected");
+              copy.node_fields.push_back(
+                  MeshField{name, static_cast<int>(components),
+                            std::vector<double>(values.data(), values.data() + values.size())});
+            }
             nb::gil_scoped_release unlocked;
             write_mesh_file(copy, path);
           },

@@ -10,9 +10,11 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "foehn/particles/met_axes.hpp"
 #include "foehn/particles/met_grid.hpp"
 #include "foehn/particles/particle_set.hpp"
 #include "foehn/particles/transport.hpp"
+#include "foehn/particles/transport_checks.hpp"
 #include "foehn/runtime/device.hpp"
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stream.hpp"
@@ -44,29 +46,35 @@ void register_particles(nb::module_& module) {
   nb::class_<GridHandle>(module, "MetGrid")
       .def(
           "__init__",
-          [](GridHandle* self, int nlon, int nlat, double first_longitude, double first_latitude,
-             double latitude_spacing, std::vector<double> pressure_levels, double t0, double t1,
-             HostDoubles u0, HostDoubles v0, HostDoubles omega0, HostDoubles u1, HostDoubles v1,
+          [](GridHandle* self, HostDoubles longitudes, HostDoubles latitudes,
+             std::vector<double> pressure_levels, double t0, double t1, HostDoubles u0,
+             HostDoubles v0, HostDoubles omega0, HostDoubles u1, HostDoubles v1,
              HostDoubles omega1) {
-            new (self) GridHandle();
+            // The axes as foehn-trajectories reads a met file's (in radians here): global in
+            // longitude, regular; the Python layer has put the latitudes in ascending order.
+            const HorizontalAxes axes = describe_horizontal_axes(
+                {longitudes.data(), longitudes.size()}, {latitudes.data(), latitudes.size()},
+                AngleUnit::radians, "MetGrid");
+            if (axes.latitude_north_to_south)
+              fail(ErrorCategory::invalid_input, "MetGrid: latitudes must increase");
             MetGridGeometry geometry;
-            geometry.nlon = nlon;
-            geometry.nlat = nlat;
-            geometry.first_longitude = first_longitude;
-            geometry.first_latitude = first_latitude;
-            geometry.latitude_spacing = latitude_spacing;
+            geometry.nlon = axes.nlon;
+            geometry.nlat = axes.nlat;
+            geometry.first_longitude = axes.first_longitude;
+            geometry.first_latitude = axes.first_latitude;
+            geometry.latitude_spacing = axes.latitude_spacing;
             geometry.pressure_levels = std::move(pressure_levels);
             geometry.t0 = t0;
             geometry.t1 = t1;
             geometry.validate();
+            new (self) GridHandle();
             self->grid.emplace(std::move(geometry),
                                WindLevel{copy_of(u0), copy_of(v0), copy_of(omega0)},
                                WindLevel{copy_of(u1), copy_of(v1), copy_of(omega1)});
           },
-          nb::arg("nlon"), nb::arg("nlat"), nb::arg("first_longitude"), nb::arg("first_latitude"),
-          nb::arg("latitude_spacing"), nb::arg("pressure_levels"), nb::arg("t0"), nb::arg("t1"),
-          nb::arg("u0"), nb::arg("v0"), nb::arg("omega0"), nb::arg("u1"), nb::arg("v1"),
-          nb::arg("omega1"))
+          nb::arg("longitudes"), nb::arg("latitudes"), nb::arg("pressure_levels"), nb::arg("t0"),
+          nb::arg("t1"), nb::arg("u0"), nb::arg("v0"), nb::arg("omega0"), nb::arg("u1"),
+          nb::arg("v1"), nb::arg("omega1"))
       .def_prop_ro("point_count",
                    [](const GridHandle& g) { return g.grid->geometry().point_count(); });
 
@@ -86,6 +94,10 @@ void register_particles(nb::module_& module) {
         for (std::size_t i = 0; i < n; ++i)
           parcels.add(longitude.data()[i], latitude.data()[i], pressure.data()[i], t_start,
                       static_cast<std::int64_t>(i));
+        // The checks foehn-trajectories makes of its parcel files and its run, in radians.
+        require_geographic_positions(parcels);
+        const TransportClock clock{t_start, dt, steps, first_step_index};
+        require_clock_within_met_times(clock, grid.grid->geometry());
         TransportSettings settings;
         settings.physics.scheme = integrator_of(scheme);
         settings.physics.diffusion = diffusion;
@@ -98,23 +110,19 @@ void register_particles(nb::module_& module) {
           parcels.add_quantity("mass", 1.0);
         else
           settings.decaying_quantities.clear();
-        const TransportClock clock{t_start, dt, steps, first_step_index};
-        std::string chosen = backend;
-        if (chosen == "auto") chosen = cuda_device_count() > 0 ? "cuda" : "cpu";
+        settings.validate();  // before any device work: a negative decay time, ...
+        const std::string chosen = chosen_backend(backend);
         TransportReport report;
         {
           nb::gil_scoped_release unlocked;
           if (chosen == "cpu") {
             report = transport(parcels, *grid.grid, clock, settings);
-          } else if (chosen == "cuda") {
+          } else {
             const Stream stream;
             DeviceMetGrid device_grid(*grid.grid, stream);
             DeviceParticleSet device = DeviceParticleSet::upload(parcels, stream);
             report = transport(device, device_grid, clock, settings, stream);
             device.download(parcels, stream);
-          } else {
-            fail(ErrorCategory::invalid_input, "backend '", backend,
-                 "' is not one of cpu, cuda, auto");
           }
         }
         std::vector<std::uint8_t> status(n);

@@ -94,3 +94,14 @@ def test_node_ids_must_be_integers():
     with pytest.raises(foehn.InvalidInputError, match="node_ids"):
         foehn.Mesh.from_partition(PETSc.COMM_WORLD, whole.points[local], tets,
                                   local.astype(float) + 0.5, owned)
+
+
+def test_a_negative_node_id_on_one_rank_fails_every_rank():
+    rank, size = PETSc.COMM_WORLD.rank, PETSc.COMM_WORLD.size
+    whole = foehn.Mesh.box((4, 2, 2))
+    local, owned, tets = my_part(whole, rank, size)
+    ids = local.copy()
+    if rank == size - 1:
+        ids[0] = -7
+    with pytest.raises(foehn.InvalidInputError, match="negative|rank"):
+        foehn.Mesh.from_partition(PETSc.COMM_WORLD, whole.points[local], tets, ids, owned)

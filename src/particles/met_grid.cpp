@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "foehn/particles/met_axes.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::particles {
@@ -158,6 +159,51 @@ MetGridView MetGrid::view() const noexcept {
 
 MetGridView DeviceMetGrid::view() const noexcept {
   return make_view(geometry_, levels_.data(), wind_.data());
+}
+
+HorizontalAxes describe_horizontal_axes(std::span<const double> lon, std::span<const double> lat,
+                                        AngleUnit unit, const std::string& source) {
+  const bool degrees = unit == AngleUnit::degrees;
+  const double turn = degrees ? 360.0 : 2.0 * std::numbers::pi;
+  const double to_radians = degrees ? std::numbers::pi / 180.0 : 1.0;
+  const char* turn_name = degrees ? "360 degrees" : "2 pi radians";
+  const double tolerance = met_axis_regularity_tolerance;
+  const std::size_t n = lon.size();
+  if (n < 2) fail(ErrorCategory::invalid_input, source, ": need at least 2 longitudes, got ", n);
+  if (!std::isfinite(lon[0]))
+    fail(ErrorCategory::invalid_input, source, ": longitude 0 is ", lon[0]);
+  const double spacing = turn / static_cast<double>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double expected = lon[0] + static_cast<double>(i) * spacing;
+    if (!(std::fabs(lon[i] - expected) <= tolerance * spacing)) {
+      const bool repeats = std::fabs(lon[n - 1] - lon[0] - turn) <= tolerance * spacing;
+      fail(ErrorCategory::invalid_input, source, ": longitudes are not ", n,
+           " regular increasing points covering ", turn_name, " (spacing ", spacing, "): lon[", i,
+           "] = ", lon[i], ", expected ", expected,
+           repeats ? "; the last longitude repeats the first, drop it"
+                   : "; Foehn's met grids are global in longitude");
+    }
+  }
+  const std::size_t m = lat.size();
+  if (m < 2) fail(ErrorCategory::invalid_input, source, ": need at least 2 latitudes, got ", m);
+  const double lat_spacing = (lat[m - 1] - lat[0]) / static_cast<double>(m - 1);
+  for (std::size_t j = 0; j < m; ++j) {
+    const double expected = lat[0] + static_cast<double>(j) * lat_spacing;
+    if (lat_spacing == 0.0 || !std::isfinite(lat_spacing) ||
+        !(std::fabs(lat[j] - expected) <= tolerance * std::fabs(lat_spacing))) {
+      fail(ErrorCategory::invalid_input, source,
+           ": latitudes are not regularly spaced and monotonic: lat[", j, "] = ", lat[j],
+           ", expected ", expected, " (spacing ", lat_spacing, ")");
+    }
+  }
+  HorizontalAxes axes;
+  axes.nlon = static_cast<int>(n);
+  axes.nlat = static_cast<int>(m);
+  axes.first_longitude = lon[0] * to_radians;
+  axes.latitude_north_to_south = lat_spacing < 0.0;
+  axes.first_latitude = (axes.latitude_north_to_south ? lat[m - 1] : lat[0]) * to_radians;
+  axes.latitude_spacing = std::fabs(lat_spacing) * to_radians;
+  return axes;
 }
 
 MetGridGeometry make_global_geometry(int nlon, int nlat, std::vector<double> pressure_levels,

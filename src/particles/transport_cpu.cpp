@@ -3,9 +3,11 @@
 // numbers are keyed by id, so the result does not depend on the number of threads.
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <vector>
 
 #include "foehn/particles/transport.hpp"
+#include "foehn/particles/transport_checks.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn::particles {
@@ -48,10 +50,12 @@ void TransportSettings::validate() const {
            " must be finite and >= 0, got ", non_negative[i]);
     }
   }
-  if (!std::isfinite(p.decay_time_troposphere) || !std::isfinite(p.decay_time_stratosphere)) {
+  // A negative e-folding time is no decay time (foehn-trajectories' -decay_time_trop/_strat
+  // refuse it too); it once ran as "no decay" without a word.
+  if (!std::isfinite(p.decay_time_troposphere) || !std::isfinite(p.decay_time_stratosphere) ||
+      p.decay_time_troposphere < 0.0 || p.decay_time_stratosphere < 0.0) {
     fail(ErrorCategory::invalid_input,
-         "transport settings: decay times must be finite (<= 0 "
-         "turns decay off), got ",
+         "transport settings: decay times must be finite and >= 0 s (0 turns decay off), got ",
          p.decay_time_troposphere, " and ", p.decay_time_stratosphere);
   }
   if (!std::isfinite(p.tropopause_pressure) || p.tropopause_pressure <= 0.0) {
@@ -62,6 +66,35 @@ void TransportSettings::validate() const {
       p.scheme != Integrator::rk4) {
     fail(ErrorCategory::invalid_input, "transport settings: unknown integrator ",
          static_cast<int>(p.scheme));
+  }
+}
+
+void require_clock_within_met_times(const TransportClock& clock, const MetGridGeometry& grid) {
+  const double end = clock.t_start + clock.dt * static_cast<double>(clock.steps);
+  if (!std::isfinite(end)) return;  // transport() names the non-finite t_start or dt
+  // Rounding of t_start + steps * dt against a met time the run was meant to end on.
+  const double slack = 1e-9 * (grid.t1 - grid.t0);
+  const auto inside = [&](double t) { return t >= grid.t0 - slack && t <= grid.t1 + slack; };
+  if (!inside(clock.t_start) || !inside(end))
+    fail(ErrorCategory::invalid_input, "transport: the run from t_start = ", clock.t_start,
+         " s to ", end, " s (", clock.steps, " steps of ", clock.dt,
+         " s) leaves the met grid's times [", grid.t0, ", ", grid.t1,
+         "] s: its winds are not known there");
+}
+
+void require_geographic_positions(const ParticleSet& parcels) {
+  using std::numbers::pi;
+  constexpr double slack = 1e-9;  // rounding of a pole or a full turn given in degrees
+  for (std::size_t i = 0; i < parcels.size(); ++i) {
+    const double lon = parcels.longitude[i], lat = parcels.latitude[i];
+    if (!(std::fabs(lat) <= 0.5 * pi + slack))
+      fail(ErrorCategory::invalid_input, "parcel ", parcels.id[i], ": latitude ", lat,
+           " rad lies outside [-pi/2, pi/2] (radians expected: degrees?)");
+    // Longitudes wrap, but one beyond a full turn either way is no position (the limit the
+    // particle files hold in degrees): 1e300 ran and put the parcel wherever rounding left it.
+    if (!(std::fabs(lon) <= 2.0 * pi + slack))
+      fail(ErrorCategory::invalid_input, "parcel ", parcels.id[i], ": longitude ", lon,
+           " rad lies outside [-2 pi, 2 pi] (radians expected: degrees?)");
   }
 }
 

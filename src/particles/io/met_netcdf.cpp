@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "cf_parcels.hpp"
+#include "foehn/particles/met_axes.hpp"
 #include "foehn/runtime/error.hpp"
 #include "met_conventions.hpp"
 #include "netcdf_support.hpp"
@@ -21,11 +22,7 @@ namespace {
 using netcdf::check;
 using netcdf::Dataset;
 
-constexpr double radians_per_degree = std::numbers::pi / 180.0;
 constexpr double degrees_per_radian = 180.0 / std::numbers::pi;
-// A coordinate may deviate from its regular position by this fraction of the spacing: enough
-// for coordinates stored as float (0.1 degree grids: about 2e-4), far below a misplaced row.
-constexpr double regularity_tolerance = 1e-3;
 // Plausibility limits of the values read: far beyond any atmospheric value, far below the
 // garbage a corrupt or mislabelled file holds (undeclared fill values such as 1e20 or -999,
 // levels in Pa labelled hPa), which would otherwise send parcels to NaN positions.
@@ -120,50 +117,6 @@ void check_wind_variable(const Dataset& file, MetLayout& layout, int c) {
   }
 }
 
-// Longitudes: regular, increasing, nlon points covering 360 degrees once.
-double first_longitude_of(const Dataset& file, const std::vector<double>& lon) {
-  const std::size_t n = lon.size();
-  if (n < 2) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 longitudes, got ",
-         n);
-  }
-  const double spacing = 360.0 / static_cast<double>(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double expected = lon[0] + static_cast<double>(i) * spacing;
-    if (std::fabs(lon[i] - expected) > regularity_tolerance * spacing) {
-      const bool repeats = std::fabs(lon[n - 1] - lon[0] - 360.0) <= regularity_tolerance * spacing;
-      fail(ErrorCategory::invalid_input, file.path().string(), ": longitudes are not ", n,
-           " regular increasing points covering 360 degrees (spacing ", spacing, "): lon[", i,
-           "] = ", lon[i], ", expected ", expected,
-           repeats ? "; the last longitude repeats the first, drop it" : "");
-    }
-  }
-  return lon[0] * radians_per_degree;
-}
-
-// Latitudes: regular in either direction; sets the geometry's ascending description.
-bool describe_latitudes(const Dataset& file, const std::vector<double>& lat, MetGridGeometry& g) {
-  const std::size_t n = lat.size();
-  if (n < 2) {
-    fail(ErrorCategory::invalid_input, file.path().string(), ": need at least 2 latitudes, got ",
-         n);
-  }
-  const double spacing = (lat[n - 1] - lat[0]) / static_cast<double>(n - 1);
-  for (std::size_t j = 0; j < n; ++j) {
-    const double expected = lat[0] + static_cast<double>(j) * spacing;
-    if (spacing == 0.0 ||
-        std::fabs(lat[j] - expected) > regularity_tolerance * std::fabs(spacing)) {
-      fail(ErrorCategory::invalid_input, file.path().string(),
-           ": latitudes are not regularly spaced and monotonic: lat[", j, "] = ", lat[j],
-           ", expected ", expected, " (spacing ", spacing, ")");
-    }
-  }
-  const bool north_to_south = spacing < 0.0;
-  g.first_latitude = (north_to_south ? lat[n - 1] : lat[0]) * radians_per_degree;
-  g.latitude_spacing = std::fabs(spacing) * radians_per_degree;
-  return north_to_south;
-}
-
 // The times in seconds (finite, strictly increasing), their units and reference date.
 void read_met_times(const Dataset& file, const met_conventions::Coordinates& x, MetFileInfo& info) {
   const int time_variable = x.time.variable;
@@ -221,10 +174,15 @@ MetFileInfo inspect(const Dataset& file, MetLayout& layout) {
       read_coordinate(file, x.longitude.name.c_str(), x.longitude.dimension);
   const std::vector<double> lat =
       read_coordinate(file, x.latitude.name.c_str(), x.latitude.dimension);
-  g.nlon = static_cast<int>(lon.size());
-  g.nlat = static_cast<int>(lat.size());
-  g.first_longitude = first_longitude_of(file, lon);
-  info.latitude_north_to_south = describe_latitudes(file, lat, g);
+  // The reading of the axes the Python MetGrid shares (met_grid.hpp).
+  const HorizontalAxes axes =
+      describe_horizontal_axes(lon, lat, AngleUnit::degrees, file.path().string());
+  g.nlon = axes.nlon;
+  g.nlat = axes.nlat;
+  g.first_longitude = axes.first_longitude;
+  g.first_latitude = axes.first_latitude;
+  g.latitude_spacing = axes.latitude_spacing;
+  info.latitude_north_to_south = axes.latitude_north_to_south;
   g.t0 = g.t1 = info.times.front();
   MetGridGeometry checked = g;
   checked.t1 = checked.t0 + 1.0;  // validate() wants a pair; the caller picks the real one
