@@ -4,6 +4,7 @@
 
 #include <petscsys.h>
 
+#include <strings.h>
 #include <chrono>
 #include <cstdarg>
 #include <cstdio>
@@ -76,9 +77,13 @@ std::string initialisation_message(const std::string& report) {
   return lines.back();
 }
 
-// The -options_file_yaml files named on the command line or in PETSC_OPTIONS (PETSc's YAML
-// reader, which Foehn's own check does not parse).
-std::string yaml_files_named(int argc, char** argv) {
+bool same_ignoring_case(const std::string& a, const char* b) {
+  return a.size() == std::strlen(b) && strncasecmp(a.c_str(), b, a.size()) == 0;
+}
+
+// The YAML sources named on the command line, in PETSC_OPTIONS or PETSC_OPTIONS_YAML (PETSc's
+// YAML reader, whose refusals name no file): to say which one PETSc refused.
+std::string yaml_sources_named(int argc, char** argv) {
   std::vector<std::string> tokens(argv + 1, argv + argc);
   if (const char* environment = std::getenv("PETSC_OPTIONS")) {
     std::istringstream in(environment);
@@ -86,9 +91,28 @@ std::string yaml_files_named(int argc, char** argv) {
   }
   std::string named;
   for (std::size_t i = 0; i + 1 < tokens.size(); ++i)
-    if (tokens[i] == "-options_file_yaml")
-      named += (named.empty() ? "" : ", ") + ("-options_file_yaml '" + tokens[i + 1] + "'");
+    if (same_ignoring_case(tokens[i], "-options_file_yaml") ||
+        same_ignoring_case(tokens[i], "-options_string_yaml"))
+      named += (named.empty() ? "" : ", ") + (tokens[i] + " '" + shown(tokens[i + 1]) + "'");
+  if (const char* environment = std::getenv("PETSC_OPTIONS_YAML"); environment && *environment)
+    named += std::string(named.empty() ? "" : ", ") + "PETSC_OPTIONS_YAML";
   return named;
+}
+
+// The options guard (options_files.hpp) runs on rank 0, where PETSc reads every file and
+// variable (and broadcasts them); its verdict is broadcast, so that every rank refuses, or none,
+// and no rank waits in PetscInitialize for one that has left. Empty when the options pass.
+std::string options_guard_verdict(int argc, char** argv) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string problem = rank == 0 ? check_options_files(argc, argv) : std::string();
+  int length = static_cast<int>(problem.size());
+  if (MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return "the options check could not be shared between the ranks (MPI_Bcast failed)";
+  problem.resize(static_cast<std::size_t>(length));
+  if (length > 0 && MPI_Bcast(problem.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+    return "the options check could not be shared between the ranks (MPI_Bcast failed)";
+  return problem;
 }
 
 }  // namespace
@@ -96,11 +120,21 @@ std::string yaml_files_named(int argc, char** argv) {
 namespace {
 // An error is reported on one line: a library's text (HDF5's, PETSc's, the C library's) may
 // carry line breaks.
+// A word of more than 300 characters (a 65,534-character value a message echoes) is shortened to
+// its start and its length.
 std::string one_line(std::string text) {
   for (char& c : text)
     if (c == '\n' || c == '\r') c = ' ';
   while (!text.empty() && text.back() == ' ') text.pop_back();
-  return text;
+  std::string shortened;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string::npos) end = text.size();
+    shortened += shown(text.substr(at, end - at), 280);
+    if (end < text.size()) shortened += ' ';
+    at = end + 1;
+  }
+  return shortened;
 }
 }  // namespace
 
@@ -112,7 +146,7 @@ void reject_unused_options(const std::string& program) {
   std::string unused;
   for (PetscInt i = 0; i < count; ++i) {
     if (is_framework_option(names[i])) continue;
-    unused += std::string(unused.empty() ? "" : ", ") + "-" + names[i];
+    unused += std::string(unused.empty() ? "" : ", ") + "-" + shown(names[i]);
   }
   FOEHN_PETSC_CHECK(PetscOptionsLeftRestore(nullptr, &count, &names, &values));
   if (!unused.empty())
@@ -165,18 +199,22 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   int count = argc;
   char** vector = arguments.data();
 
-  const std::string options_file_error = check_options_files(argc, argv);
-  if (!options_file_error.empty()) {
-    std::cerr << info.name << ": " << to_string(ErrorCategory::invalid_input) << ": "
-              << options_file_error << "\n";
-    return 2;
-  }
-
   // MPI first, so that the GPU presets can ask it which ranks share a host.
   int provided = 0;  // the level PetscInitialize would ask for
   if (MPI_Init_thread(&count, &vector, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
     std::cerr << info.name << ": MPI could not be initialised\n";
     return 1;
+  }
+  // Every way PETSc takes options in, checked before PETSc reads any (options_files.hpp), on
+  // the arguments PETSc will see.
+  if (const std::string problem = options_guard_verdict(count, vector); !problem.empty()) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0)
+      std::cerr << info.name << ": " << to_string(ErrorCategory::invalid_input) << ": " << problem
+                << "\n";
+    MPI_Finalize();
+    return 2;
   }
   petsc::preset_gpu_mpi_options(MPI_COMM_WORLD);
   // What PETSc would print about a failure here (15 lines and more) is collected, and said in
@@ -186,8 +224,8 @@ int run_petsc_application(int argc, char** argv, const ApplicationInfo& info,
   const PetscErrorCode initialised = PetscInitialize(&count, &vector, nullptr, info.usage.c_str());
   PetscErrorPrintf = default_error_printf;
   if (initialised != 0) {
-    const std::string message = initialisation_message(initialisation_report());
-    const std::string yaml = yaml_files_named(argc, argv);
+    const std::string message = one_line(initialisation_message(initialisation_report()));
+    const std::string yaml = yaml_sources_named(argc, argv);
     const bool options = !yaml.empty() || message.find("options file") != std::string::npos ||
                          message.find("ption") != std::string::npos;
     if (options)

@@ -19,8 +19,13 @@ namespace {
 // list such as foehn-box's -external_rates for MUSICA's T1S2 (190 per-cell values) is 6 kB.
 constexpr std::size_t value_capacity = std::size_t{1} << 16;
 
+// A value in a message: whole when short, else its start and its length (a 65,534-character
+// value echoed whole filled the terminal).
 std::string quoted(std::string_view text) {
-  return "'" + std::string(text) + "'";
+  constexpr std::size_t shown_characters = 80;
+  if (text.size() <= shown_characters + 20) return "'" + std::string(text) + "'";
+  return "'" + std::string(text.substr(0, shown_characters)) + "...' (" +
+         std::to_string(text.size()) + " characters)";
 }
 
 std::string lower_case(std::string_view text) {

@@ -60,6 +60,9 @@ TEST(OptionsFiles, TheCheckAcceptsExactlyWhatPetscReads) {
       "-5 600",
       "- 600",
       "\"-duration\" 600",
+      "\"\"",  // an empty first token: PETSc takes the next one instead
+      "\"\" -duration 600",
+      "\"\" \"\" -duration 600",
   };
   int index = 0;
   for (const std::string& line : lines) {
@@ -77,6 +80,18 @@ TEST(OptionsFiles, TheCheckAcceptsExactlyWhatPetscReads) {
   }
 }
 
+// A reader option without its file, last in a file: PETSc (optimised) opens a null name and
+// crashes, so there is no PETSc answer to compare with; the guard refuses it.
+TEST(OptionsFiles, AReaderOptionWithoutItsFileIsRefused) {
+  const foehn::testing::TempDir dir;
+  const std::string path = (dir / "bare.opts").string();
+  for (const char* line : {"-OPTIONS_FILE", "-options_file_YAML", "-Options_String_Yaml"}) {
+    std::ofstream(path) << "-x 1\n" << line << "\n";
+    const std::string problem = foehn_check(path);
+    EXPECT_NE(problem.find(path + "' line 2: " + line + ": needs a"), std::string::npos) << problem;
+  }
+}
+
 TEST(OptionsFiles, RefusalsSayWhatPetscWants) {
   const foehn::testing::TempDir dir;
   const std::string path = (dir / "two.opts").string();
@@ -89,4 +104,44 @@ TEST(OptionsFiles, RefusalsSayWhatPetscWants) {
                                    "and one value per line; quote a value with blanks)"),
             std::string::npos)
       << foehn_check(path);
+}
+
+// The readers an options file's line can name, in any case (PETSc compares the names ignoring
+// case), including YAML files and strings with `$$name: !include file`: the guard must follow
+// each exactly where PETSc follows it, refusing a missing file where PETSc does.
+TEST(OptionsFiles, IncludesInAnyCaseAreFollowedAsPetscFollowsThem) {
+  const foehn::testing::TempDir dir;
+  const std::string good = (dir / "good.opts").string(), good_yaml = (dir / "good.yaml").string(),
+                    missing = (dir / "missing.opts").string(),
+                    missing_yaml = (dir / "missing.yaml").string();
+  std::ofstream(good) << "-x 1\n";
+  std::ofstream(good_yaml) << "x: 1\n";
+  std::ofstream(dir / "include_good.yaml") << "$$i: !include " << good_yaml << "\n";
+  std::ofstream(dir / "include_missing.yaml") << "$$i: !include " << missing_yaml << "\n";
+  const std::vector<std::string> lines = {
+      "-OPTIONS_FILE " + good,
+      "-Options_File " + missing,
+      "-options_FILE_yaml " + good_yaml,
+      "-OPTIONS_FILE_YAML " + missing_yaml,
+      "-options_file_yaml " + (dir / "include_good.yaml").string(),
+      "-Options_File_Yaml " + (dir / "include_missing.yaml").string(),
+      "-OPTIONS_STRING_YAML \"$$i: !include " + good_yaml + "\"",
+      "-options_string_YAML \"$$i: !include " + missing_yaml + "\"",
+      "-options_file " + good_yaml,            // YAML by its extension
+      "-OPTIONS_FILE " + good_yaml + ":yaml",  // a ":yaml" suffix
+      "-options_file " + missing_yaml + ":yaml",
+  };
+  int index = 0;
+  for (const std::string& line : lines) {
+    const std::string path = (dir / ("case" + std::to_string(index++) + ".opts")).string();
+    std::ofstream(path) << "-first 1\n" << line << "\n";
+    const bool petsc = petsc_accepts(path);
+    const std::string problem = foehn_check(path);
+    EXPECT_EQ(problem.empty(), petsc)
+        << "line '" << line << "': PETSc " << (petsc ? "accepts" : "refuses")
+        << ", the check says '" << problem << "'";
+    if (!problem.empty()) {
+      EXPECT_EQ(problem.find('\n'), std::string::npos) << problem;
+    }
+  }
 }
