@@ -110,7 +110,8 @@ void declare_cell_options(OptionTable& table, BoxOptions& o, RawOptions& raw) {
       .text("-concentrations",
             "uniform case: initial concentrations NAME=VALUE,... in the mechanism's unit "
             "(molecule cm^-3 for Foehn JSON and KPP, mol m^-3 for OpenAtmos v1; >= 0; species "
-            "not named: 0)",
+            "not named: 0, except a constant species whose file gives its value, as MICM "
+            "computes it: constant concentration, mixing ratio x P/(R T), third body P/(R T))",
             &raw.concentrations)
       .text("-external_rates",
             "uniform case: external rates NAME=VALUE,... (photolysis and first-order loss "

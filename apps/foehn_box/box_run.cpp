@@ -39,6 +39,18 @@ std::string name_list(const Names& names, NameOf name_of, std::size_t limit = 20
   return list;
 }
 
+bool names_species(const std::vector<NamedValue>& list, const std::string& name) {
+  for (const NamedValue& entry : list)
+    if (entry.name == name) return true;
+  return false;
+}
+
+std::string format_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
 std::string species_list(const Mechanism& m) {
   return name_list(m.species, [](const Species& s) -> const std::string& { return s.name; });
 }
@@ -192,6 +204,19 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
     }
     external[static_cast<std::size_t>(index)] = entry.value;
   }
+  // A species the file holds constant with a value (MICM's "constant concentration", "constant
+  // mixing ratio", "is third body") takes it at the box's T and P, as MICM does, unless
+  // -concentrations names it.
+  ChemistryBatch conditions = make_batch(mechanism, 1);
+  conditions.temperature[0] = o.temperature;
+  conditions.pressure[0] = o.pressure;
+  set_file_constant_concentrations(mechanism, conditions);
+  for (std::size_t i = 0; i < species; ++i) {
+    const Species& s = mechanism.species[i];
+    if (s.constant && s.constant_source != ConstantSource::user &&
+        !names_species(o.concentrations, s.name))
+      concentrations[i] = conditions.concentrations[i];
+  }
   ChemistryBatch batch = make_batch(mechanism, o.cells);
   for (std::int64_t cell = 0; cell < o.cells; ++cell) {
     const auto c = static_cast<std::size_t>(cell);
@@ -203,23 +228,35 @@ ChemistryBatch make_initial_batch(const Mechanism& mechanism, const BoxOptions& 
               batch.external_rates.begin() + static_cast<std::ptrdiff_t>(c * rates));
   }
   validate_batch(mechanism, batch);
+  // Every cell is the same: one tells whether a rate constant overflows at these conditions
+  // (an error naming the reaction, exit 2, before any step).
+  check_rate_constants(mechanism, batch, 0, std::min<std::int64_t>(batch.cell_count, 1));
   return batch;
 }
 
 std::string uniform_case_notes(const Mechanism& mechanism, const BoxOptions& o) {
   if (o.initial_case != InitialCase::uniform) return "";
-  std::vector<std::string> zero_constant, zero_rates;
-  auto named = [](const std::vector<NamedValue>& list, const std::string& name) {
-    for (const NamedValue& entry : list)
-      if (entry.name == name) return true;
-    return false;
-  };
-  for (const Species& s : mechanism.species)
-    if (s.constant && !named(o.concentrations, s.name)) zero_constant.push_back(s.name);
+  std::vector<std::string> zero_constant, zero_rates, file_constant;
+  const auto& named = names_species;
+  for (const Species& s : mechanism.species) {
+    if (!s.constant || named(o.concentrations, s.name)) continue;
+    if (s.constant_source == ConstantSource::user) {
+      zero_constant.push_back(s.name);
+    } else {
+      const double value =
+          file_constant_concentration(s, mechanism.concentration_unit, o.temperature, o.pressure);
+      file_constant.push_back(s.name + " " + format_number(value));
+    }
+  }
   for (const std::string& rate : mechanism.external_rate_names)
     if (!named(o.external_rates, rate)) zero_rates.push_back(rate);
   auto identity = [](const std::string& s) -> const std::string& { return s; };
   std::string notes;
+  if (!file_constant.empty())
+    notes += "note: constant species at their file's values (" +
+             std::string(concentration_unit_name(mechanism.concentration_unit)) +
+             ", at -temperature and -pressure; -concentrations overrides): " +
+             name_list(file_constant, identity) + "\n";
   if (!zero_constant.empty())
     notes += "note: constant species held at 0 (not in -concentrations): " +
              name_list(zero_constant, identity) + "\n";

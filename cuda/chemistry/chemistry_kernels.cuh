@@ -34,12 +34,11 @@ __global__ void gather_from_layout(const double* field, int width, const int* pe
 
 template <class Layout>
 __global__ void integrate_thread_per_cell(CompiledMechanismView m, RosenbrockTableau method,
-                                          RosenbrockControl control,
-                                          const double* absolute_tolerance, CellStorage storage,
-                                          double duration) {
+                                          RosenbrockControl control, CellChecks checks,
+                                          CellStorage storage, double duration) {
   const std::int64_t cell = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
   if (cell >= storage.cells) return;
-  integrate_stored_cell<Layout>(m, method, control, absolute_tolerance, storage, cell, duration);
+  integrate_stored_cell<Layout>(m, method, control, checks, storage, cell, duration);
 }
 
 // Shared doubles of one warp-per-cell block: y, rate constants, workspace, reaction rates and
@@ -54,8 +53,7 @@ inline std::int64_t warp_cell_shared_doubles(const CompiledMechanismView& m, int
 template <class Layout>
 __global__ void integrate_warp_per_cell(CompiledMechanismView m, WarpGatherLists lists,
                                         RosenbrockTableau method, RosenbrockControl control,
-                                        const double* absolute_tolerance, CellStorage storage,
-                                        double duration) {
+                                        CellChecks checks, CellStorage storage, double duration) {
   extern __shared__ double shared[];
   const std::int64_t cell = blockIdx.x;
   const int lane = static_cast<int>(threadIdx.x);
@@ -78,9 +76,9 @@ __global__ void integrate_warp_per_cell(CompiledMechanismView m, WarpGatherLists
   }
   __syncwarp();
   const WarpCellOperations ops{m, lists, rates, derivatives, lane};
-  const CellStatistics stats = integrate_cell(m, method, control, absolute_tolerance, duration,
-                                              storage.statistics[cell].next_step, CellSpan<1>{k},
-                                              CellSpan<1>{y}, CellSpan<1>{work}, ops);
+  const CellStatistics stats =
+      integrate_cell(m, method, control, checks, duration, storage.statistics[cell].next_step,
+                     CellSpan<1>{k}, CellSpan<1>{y}, CellSpan<1>{work}, ops);
   for (int i = lane; i < m.species_count; i += 32) global_y[i] = y[i];
   if (lane == 0) storage.statistics[cell] = stats;
 }

@@ -86,6 +86,9 @@ struct CudaChemistrySolver::Impl {
   CompiledMechanismView device_view;
   WarpGatherLists lists;
   DeviceArray<double> absolute_tolerance;
+  DeviceArray<int> conserved_start, conserved_species;
+  DeviceArray<double> conserved_weight;
+  CellChecks device_checks;        // pointers into the arrays above
   DeviceArray<int> species_order;  // compiled position -> mechanism species
 
   std::int64_t cells = 0;
@@ -128,6 +131,11 @@ struct CudaChemistrySolver::Impl {
     device_view.lu_update_source = upload_ints(c.lu_update_source);
     build_gather_lists();
     absolute_tolerance = to_device(prepared.absolute_tolerance, *stream);
+    conserved_start = to_device(prepared.conserved_start, *stream);
+    conserved_species = to_device(prepared.conserved_species, *stream);
+    conserved_weight = to_device(prepared.conserved_weight, *stream);
+    device_checks = {absolute_tolerance.data(), prepared.conserved_count(), conserved_start.data(),
+                     conserved_species.data(), conserved_weight.data()};
     species_order = to_device(c.species_order, *stream);
     stream->synchronize();
   }
@@ -462,8 +470,8 @@ ChemistryStepReport CudaChemistrySolver::advance(double duration) {
       with_layout(layout, [&](auto l) {
         cuda_detail::integrate_thread_per_cell<decltype(l)>
             <<<grid_for(cells, threads), threads, 0, native(*s.stream)>>>(
-                s.device_view, s.prepared.tableau, s.prepared.control, s.absolute_tolerance.data(),
-                storage, duration);
+                s.device_view, s.prepared.tableau, s.prepared.control, s.device_checks, storage,
+                duration);
       });
       FOEHN_CUDA_CHECK_LAUNCH("chemistry integrate_thread_per_cell");
     } else {
@@ -473,8 +481,8 @@ ChemistryStepReport CudaChemistrySolver::advance(double duration) {
         FOEHN_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                               static_cast<int>(shared)));
         kernel<<<static_cast<unsigned>(cells), 32, shared, native(*s.stream)>>>(
-            s.device_view, s.lists, s.prepared.tableau, s.prepared.control,
-            s.absolute_tolerance.data(), storage, duration);
+            s.device_view, s.lists, s.prepared.tableau, s.prepared.control, s.device_checks,
+            storage, duration);
       });
       FOEHN_CUDA_CHECK_LAUNCH("chemistry integrate_warp_per_cell");
     }
@@ -483,7 +491,8 @@ ChemistryStepReport CudaChemistrySolver::advance(double duration) {
   }
   s.stop.record(*s.stream);
   s.timings.advance_ms = elapsed_ms(s.start, s.stop);
-  ChemistryStepReport report = summarize(s.host_statistics.data(), cells);
+  ChemistryStepReport report =
+      summarize(s.host_statistics.data(), cells, 0, s.prepared.compiled.species_order.data());
   if (s.prepared.throw_on_failure) throw_if_failed(report, "GPU");
   return report;
 }

@@ -18,18 +18,19 @@ inline constexpr unsigned full_warp = 0xffffffffu;
 
 // Index lists the warp version needs on top of CompiledMechanismView (built on the host).
 struct WarpGatherLists {
-  const int* species_gather_start = nullptr;     // [species + 1]
-  const int* species_gather_reaction = nullptr;  // reaction contributing to f_i
-  const double* species_gather_amount = nullptr; // its net change of species i
-  const int* slot_gather_start = nullptr;        // [nonzero_count + 1]
-  const int* slot_gather_entry = nullptr;        // reactant entry l (derivative w.r.t. it)
-  const double* slot_gather_amount = nullptr;    // net change multiplying that derivative
-  const int* lu_update_start = nullptr;          // [lu_lower_count + 1] into lu_update_*
-  int reactant_entries = 0;                      // reactant_start[reaction_count]
-  // Level schedule (lu_update_start must have lu_lower_count + 1 entries): row i's elimination (and its forward-substitution row) needs the rows k of
-  // its lower entries finished, so rows of one level are independent; lanes take rows.
-  const int* row_lower_start = nullptr;          // [species + 1]: lower entries of row i
-  const int* forward_level_start = nullptr;      // [forward_levels + 1]
+  const int* species_gather_start = nullptr;      // [species + 1]
+  const int* species_gather_reaction = nullptr;   // reaction contributing to f_i
+  const double* species_gather_amount = nullptr;  // its net change of species i
+  const int* slot_gather_start = nullptr;         // [nonzero_count + 1]
+  const int* slot_gather_entry = nullptr;         // reactant entry l (derivative w.r.t. it)
+  const double* slot_gather_amount = nullptr;     // net change multiplying that derivative
+  const int* lu_update_start = nullptr;           // [lu_lower_count + 1] into lu_update_*
+  int reactant_entries = 0;                       // reactant_start[reaction_count]
+  // Level schedule (lu_update_start must have lu_lower_count + 1 entries): row i's elimination (and
+  // its forward-substitution row) needs the rows k of its lower entries finished, so rows of one
+  // level are independent; lanes take rows.
+  const int* row_lower_start = nullptr;      // [species + 1]: lower entries of row i
+  const int* forward_level_start = nullptr;  // [forward_levels + 1]
   const int* forward_level_row = nullptr;
   int forward_levels = 0;
   // Back substitution: row i needs the rows j > i of its upper entries.
@@ -40,19 +41,22 @@ struct WarpGatherLists {
 
 // Level-scheduled in-place LU of one matrix by one warp: every row's arithmetic in the CPU order.
 template <class Matrix>
-__device__ void factor_by_levels(const CompiledMechanismView& m, const WarpGatherLists& lists, int lane,
-                                 Matrix matrix) {
+__device__ void factor_by_levels(const CompiledMechanismView& m, const WarpGatherLists& lists,
+                                 int lane, Matrix matrix) {
   for (int level = 0; level < lists.forward_levels; ++level) {
-    for (int x = lists.forward_level_start[level] + lane; x < lists.forward_level_start[level + 1]; x += 32) {
+    for (int x = lists.forward_level_start[level] + lane; x < lists.forward_level_start[level + 1];
+         x += 32) {
       const int row = lists.forward_level_row[x];
-      eliminate_lu_row(m, matrix, row, lists.row_lower_start[row], lists.lu_update_start[lists.row_lower_start[row]]);
+      eliminate_lu_row(m, matrix, row, lists.row_lower_start[row],
+                       lists.lu_update_start[lists.row_lower_start[row]]);
     }
     __syncwarp();
   }
 }
 
 __device__ inline double warp_sum_to_all(double partial) {
-  for (int offset = 16; offset > 0; offset >>= 1) partial += __shfl_down_sync(full_warp, partial, offset);
+  for (int offset = 16; offset > 0; offset >>= 1)
+    partial += __shfl_down_sync(full_warp, partial, offset);
   return __shfl_sync(full_warp, partial, 0);
 }
 
@@ -69,12 +73,20 @@ struct WarpCellOperations {
     __syncwarp();
   }
   __device__ double total(double partial) const { return warp_sum_to_all(partial); }
+  // The smallest lane candidate (as SerialCellOperations::lowest), broadcast to every lane.
+  __device__ int lowest(double candidate, int none) const {
+    for (int offset = 16; offset > 0; offset >>= 1)
+      candidate = fmin(candidate, __shfl_down_sync(full_warp, candidate, offset));
+    candidate = __shfl_sync(full_warp, candidate, 0);
+    return candidate < none ? static_cast<int>(candidate) : -1;
+  }
 
   template <class Rates, class State, class Forcing>
   __device__ void forcing(Rates k, State y, Forcing f) const {
     for (int r = lane; r < m.reaction_count; r += 32) {
       double rate = k[r];
-      for (int l = m.reactant_start[r]; l < m.reactant_start[r + 1]; ++l) rate *= y[m.reactant_species[l]];
+      for (int l = m.reactant_start[r]; l < m.reactant_start[r + 1]; ++l)
+        rate *= y[m.reactant_species[l]];
       rates[r] = rate;
     }
     __syncwarp();
@@ -84,6 +96,26 @@ struct WarpCellOperations {
         sum += lists.species_gather_amount[g] * rates[lists.species_gather_reaction[g]];
       }
       f[i] = sum;
+    }
+    __syncwarp();
+  }
+
+  // As SerialCellOperations::absolute_forcing, gathered in the CPU's order.
+  template <class Rates, class State, class Sums>
+  __device__ void absolute_forcing(Rates k, State y, Sums a) const {
+    for (int r = lane; r < m.reaction_count; r += 32) {
+      double rate = k[r];
+      for (int l = m.reactant_start[r]; l < m.reactant_start[r + 1]; ++l)
+        rate *= y[m.reactant_species[l]];
+      rates[r] = fabs(rate);
+    }
+    __syncwarp();
+    for (int i = lane; i < m.species_count; i += 32) {
+      double sum = 0.0;
+      for (int g = lists.species_gather_start[i]; g < lists.species_gather_start[i + 1]; ++g) {
+        sum += fabs(lists.species_gather_amount[g]) * rates[lists.species_gather_reaction[g]];
+      }
+      a[i] = sum;
     }
     __syncwarp();
   }
@@ -125,7 +157,8 @@ struct WarpCellOperations {
   template <class Matrix, class Vector>
   __device__ void solve(Matrix lu, Vector b) const {
     for (int level = 0; level < lists.forward_levels; ++level) {
-      for (int x = lists.forward_level_start[level] + lane; x < lists.forward_level_start[level + 1]; x += 32) {
+      for (int x = lists.forward_level_start[level] + lane;
+           x < lists.forward_level_start[level + 1]; x += 32) {
         const int i = lists.forward_level_row[x];
         double sum = b[i];
         for (int s = m.row_start[i]; s < m.diagonal[i]; ++s) sum -= lu[s] * b[m.column[s]];
@@ -134,7 +167,8 @@ struct WarpCellOperations {
       __syncwarp();
     }
     for (int level = 0; level < lists.backward_levels; ++level) {
-      for (int x = lists.backward_level_start[level] + lane; x < lists.backward_level_start[level + 1]; x += 32) {
+      for (int x = lists.backward_level_start[level] + lane;
+           x < lists.backward_level_start[level + 1]; x += 32) {
         const int i = lists.backward_level_row[x];
         double sum = b[i];
         for (int s = m.diagonal[i] + 1; s < m.row_start[i + 1]; ++s) sum -= lu[s] * b[m.column[s]];

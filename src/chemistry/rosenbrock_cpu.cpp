@@ -70,102 +70,18 @@ PreparedMechanism prepare_mechanism(const Mechanism& mechanism, const Rosenbrock
     }
     prepared.absolute_tolerance[position] = tolerance;
   }
+  // Conserved totals, mechanism order -> compiled order for the kernels.
+  prepared.conservation = find_conserved_totals(mechanism);
+  prepared.conserved_start.push_back(0);
+  for (const ConservedTotal& total : prepared.conservation.totals) {
+    for (std::size_t j = 0; j < total.species.size(); ++j) {
+      prepared.conserved_species.push_back(
+          prepared.compiled.compiled_index[static_cast<std::size_t>(total.species[j])]);
+      prepared.conserved_weight.push_back(total.weight[j]);
+    }
+    prepared.conserved_start.push_back(static_cast<int>(prepared.conserved_species.size()));
+  }
   return prepared;
-}
-
-std::string_view cell_status_name(CellStatus status) {
-  switch (status) {
-    case CellStatus::success:
-      return "success";
-    case CellStatus::too_many_steps:
-      return "too many steps";
-    case CellStatus::step_too_small:
-      return "step size too small (non-finite solution)";
-    case CellStatus::singular_matrix:
-      return "singular iteration matrix";
-  }
-  return "unknown status";
-}
-
-ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cells,
-                              std::int64_t first_cell_index) {
-  ChemistryStepReport report;
-  report.cells = cells;
-  for (std::int64_t c = 0; c < cells; ++c) {
-    const CellStatistics& s = statistics[c];
-    if (s.status != 0) {
-      if (report.failed_cells++ == 0) {
-        report.first_failed_cell = first_cell_index + c;
-        report.first_failure = static_cast<CellStatus>(s.status);
-      }
-    }
-    report.accepted += s.accepted;
-    report.rejected += s.rejected;
-    report.function_evaluations += s.function_evaluations;
-    report.jacobian_evaluations += s.jacobian_evaluations;
-    report.solves += s.solves;
-    report.clipped += s.clipped;
-    if (s.accepted + s.rejected > report.most_attempts) {
-      report.most_attempts = s.accepted + s.rejected;
-      report.hardest_cell = first_cell_index + c;
-    }
-  }
-  return report;
-}
-
-void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part) {
-  if (part.failed_cells > 0 &&
-      (total.failed_cells == 0 || part.first_failed_cell < total.first_failed_cell)) {
-    total.first_failed_cell = part.first_failed_cell;
-    total.first_failure = part.first_failure;
-  }
-  total.cells += part.cells;
-  total.failed_cells += part.failed_cells;
-  total.accepted += part.accepted;
-  total.rejected += part.rejected;
-  total.function_evaluations += part.function_evaluations;
-  total.jacobian_evaluations += part.jacobian_evaluations;
-  total.solves += part.solves;
-  total.clipped += part.clipped;
-  if (part.most_attempts > total.most_attempts) {
-    total.most_attempts = part.most_attempts;
-    total.hardest_cell = part.hardest_cell;
-  }
-}
-
-void throw_if_failed(const ChemistryStepReport& report, std::string_view backend) {
-  if (report.failed_cells == 0) return;
-  fail(ErrorCategory::numerical, "chemistry (", backend, "): ", report.failed_cells, " of ",
-       report.cells, " cells failed; first: cell ", report.first_failed_cell, " (",
-       cell_status_name(report.first_failure),
-       "). Loosen the tolerances, raise -chem_max_steps or check the cell's inputs");
-}
-
-void throw_if_failed(const ChemistryStepReport& report, std::string_view backend,
-                     const Mechanism& mechanism, const ChemistryBatch& batch) {
-  if (report.failed_cells == 0) return;
-  const std::int64_t cell = report.first_failed_cell;
-  if (cell >= 0 && cell < batch.cell_count) {
-    // Compiled again only on this failure path; reactions keep the mechanism's order.
-    const CompiledMechanism compiled = compile(mechanism, SpeciesOrdering::natural);
-    const CompiledMechanismView view = compiled.view();
-    const auto c = static_cast<std::size_t>(cell);
-    const auto rates = static_cast<std::size_t>(view.external_rate_count);
-    std::vector<double> k(static_cast<std::size_t>(view.reaction_count));
-    compute_rate_constants(view, batch.temperature[c], batch.pressure[c],
-                           batch.external_rates.data() + c * rates, k.data());
-    for (std::size_t r = 0; r < k.size(); ++r) {
-      if (std::isfinite(k[r])) continue;
-      const Reaction& reaction = mechanism.reactions[r];
-      fail(ErrorCategory::invalid_input, "chemistry (", backend,
-           "): the rate constant of reaction ", r, " ('", reaction.name, "') [",
-           mechanism.equation(reaction), "] is ", k[r], " in cell ", cell, " (T ",
-           batch.temperature[c], " K, P ", batch.pressure[c],
-           " Pa): its parameters overflow there, so ", report.failed_cells, " of ", report.cells,
-           " cells failed");
-    }
-  }
-  throw_if_failed(report, backend);
 }
 
 CpuChemistrySolver::CpuChemistrySolver(const Mechanism& mechanism, const RosenbrockOptions& options)
@@ -207,7 +123,7 @@ ChemistryStepReport CpuChemistrySolver::solve_range(ChemistryBatch& batch, doubl
   const std::vector<int>& order = prepared_.compiled.species_order;
   const RosenbrockTableau tableau = prepared_.tableau;
   const RosenbrockControl control = prepared_.control;
-  const double* absolute_tolerance = prepared_.absolute_tolerance.data();
+  const CellChecks checks = prepared_.checks();
   const int thread_count = threads > 0 ? threads : omp_get_max_threads();
 
 #pragma omp parallel num_threads(thread_count)
@@ -227,13 +143,13 @@ ChemistryStepReport CpuChemistrySolver::solve_range(ChemistryBatch& batch, doubl
         y[static_cast<std::size_t>(i)] = concentrations[order[static_cast<std::size_t>(i)]];
       CellStatistics& stats = statistics_[c];
       stats =
-          integrate_cell(view, tableau, control, absolute_tolerance, duration, stats.next_step,
+          integrate_cell(view, tableau, control, checks, duration, stats.next_step,
                          CellSpan<1>{k.data()}, CellSpan<1>{y.data()}, CellSpan<1>{work.data()});
       for (int i = 0; i < n; ++i)
         concentrations[order[static_cast<std::size_t>(i)]] = y[static_cast<std::size_t>(i)];
     }
   }
-  return summarize(statistics_.data() + first, count, first);
+  return summarize(statistics_.data() + first, count, first, order.data());
 }
 
 }  // namespace foehn::chemistry

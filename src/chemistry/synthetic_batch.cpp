@@ -38,18 +38,24 @@ std::uint64_t name_hash(std::string_view name) {  // FNV-1a, then mixed
   return splitmix64(h);
 }
 
-double to_unit(std::uint64_t bits) { return static_cast<double>(bits >> 11) * 0x1.0p-53; }
+double to_unit(std::uint64_t bits) {
+  return static_cast<double>(bits >> 11) * 0x1.0p-53;
+}
 
-double log_uniform(double low, double high, double u) { return low * std::pow(high / low, u); }
+double log_uniform(double low, double high, double u) {
+  return low * std::pow(high / low, u);
+}
 
 // Short-lived species: the synthetic generator's hubs and organic radicals ("R<k>"), and the
 // common radical names of real mechanisms.
 bool is_radical(std::string_view name) {
-  for (std::string_view r : {"OH", "HO2", "NO3", "XO2", "XO2N", "C2O3", "CXO3", "MEO2", "RO2", "O", "O1D", "O(1D)",
-                             "O3P", "CL", "CLO", "ROR", "TO2", "CRO", "H"}) {
+  for (std::string_view r : {"OH", "HO2", "NO3", "XO2", "XO2N", "C2O3", "CXO3", "MEO2", "RO2", "O",
+                             "O1D", "O(1D)", "O3P", "CL", "CLO", "ROR", "TO2", "CRO", "H"}) {
     if (name == r) return true;
   }
-  if (name.size() >= 2 && name[0] == 'R' && name.find_first_not_of("0123456789", 1) == std::string_view::npos) return true;
+  if (name.size() >= 2 && name[0] == 'R' &&
+      name.find_first_not_of("0123456789", 1) == std::string_view::npos)
+    return true;
   return false;
 }
 
@@ -64,8 +70,10 @@ double bath_fraction(std::string_view name) {
 
 }  // namespace
 
-ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cells, std::uint64_t seed) {
-  if (cells < 0) fail(ErrorCategory::invalid_input, "make_synthetic_batch: negative cell count ", cells);
+ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cells,
+                                    std::uint64_t seed) {
+  if (cells < 0)
+    fail(ErrorCategory::invalid_input, "make_synthetic_batch: negative cell count ", cells);
   const std::size_t n = mechanism.species.size();
   const std::size_t e = mechanism.external_rate_names.size();
   const auto count = static_cast<std::size_t>(cells);
@@ -74,7 +82,8 @@ ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cel
   std::vector<ReactionType> rate_type(e, ReactionType::photolysis);
   std::vector<bool> seen(e, false);
   for (const Reaction& r : mechanism.reactions) {
-    if (r.external_rate >= 0 && static_cast<std::size_t>(r.external_rate) < e && !seen[static_cast<std::size_t>(r.external_rate)]) {
+    if (r.external_rate >= 0 && static_cast<std::size_t>(r.external_rate) < e &&
+        !seen[static_cast<std::size_t>(r.external_rate)]) {
       seen[static_cast<std::size_t>(r.external_rate)] = true;
       rate_type[static_cast<std::size_t>(r.external_rate)] = r.type;
     }
@@ -83,9 +92,15 @@ ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cel
   for (std::size_t x = 0; x < e; ++x) {
     const double u = to_unit(name_hash(mechanism.external_rate_names[x]));
     switch (rate_type[x]) {
-      case ReactionType::emission: rate_max[x] = log_uniform(1e4, 1e6, u); break;           // molecule cm^-3 s^-1
-      case ReactionType::first_order_loss: rate_max[x] = log_uniform(1e-6, 1e-4, u); break;  // s^-1 (deposition-like)
-      default: rate_max[x] = log_uniform(1e-5, 1e-2, u); break;                              // photolysis j_max, s^-1
+      case ReactionType::emission:
+        rate_max[x] = log_uniform(1e4, 1e6, u);
+        break;  // molecule cm^-3 s^-1
+      case ReactionType::first_order_loss:
+        rate_max[x] = log_uniform(1e-6, 1e-4, u);
+        break;  // s^-1 (deposition-like)
+      default:
+        rate_max[x] = log_uniform(1e-5, 1e-2, u);
+        break;  // photolysis j_max, s^-1
     }
   }
 
@@ -97,7 +112,8 @@ ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cel
   batch.external_rates.assign(count * e, 0.0);
   const std::uint64_t base = splitmix64(seed ^ 0x5EED5EED5EED5EEDull);
   for (std::size_t c = 0; c < count; ++c) {
-    std::mt19937_64 random(splitmix64(base + 0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(c)));
+    std::mt19937_64 random(
+        splitmix64(base + 0xD1B54A32D192ED03ull * static_cast<std::uint64_t>(c)));
     auto unit = [&]() { return to_unit(random()); };
     // Altitude 0-12 km: T from a 6.5 K/km lapse rate with +-5 K spread, P barometric (scale
     // height 7.46 km: 1013 hPa at the ground, ~200 hPa at 12 km).
@@ -137,6 +153,8 @@ ChemistryBatch make_synthetic_batch(const Mechanism& mechanism, std::int64_t cel
       batch.concentrations[c * n + s] = y;
     }
   }
+  // Species the mechanism's file holds constant with a value take it (in the mechanism's unit).
+  set_file_constant_concentrations(mechanism, batch);
   return batch;
 }
 

@@ -396,3 +396,102 @@ TEST_F(BoxTool, HelpListsTheOptions) {
 }
 
 }  // namespace
+
+// Species a MICM file holds constant take the file's value, as MICM computes it, with no
+// -concentrations for them: M = P/(R T) (third body), O2 = 0.21 M (mixing ratio), X = 2.5
+// mol m-3 (concentration). -concentrations still overrides. (They were held at 0 before.)
+TEST_F(BoxTool, FileConstantSpeciesTakeTheFileValuesAsMicmDoes) {
+  {
+    std::ofstream out(path("constants.yaml"));
+    out << R"(version: 1.0.0
+name: constants
+species:
+  - {name: M, is third body: true}
+  - name: O2
+    constant mixing ratio [mol mol-1]: 0.21
+  - name: X
+    constant concentration [mol m-3]: 2.5
+  - {name: A}
+  - {name: B}
+phases: [{name: gas, species: [M, O2, X, A, B]}]
+reactions:
+  - {type: ARRHENIUS, gas phase: gas, A: 1.0e-3, reactants: [{species name: A}, {species name: M}],
+     products: [{species name: B}, {species name: M}]}
+)";
+  }
+  const std::string common = "-mechanism " + path("constants.yaml") +
+                             " -temperature 250 -pressure 80000 -duration 1 -output ";
+  const RunResult r = run_box(common + path("c.csv") + " -concentrations A=1");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("note: constant species at their file's values"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("held at 0"), std::string::npos) << r.output;
+  const Csv csv = read_csv(path("c.csv"));
+  ASSERT_EQ(csv.header, (std::vector<std::string>{"time", "cell", "M", "O2", "X", "A", "B"}));
+  const double air = 80000.0 / (8.314462618 * 250.0);  // mol m-3
+  for (const std::vector<double>& row : csv.rows) {
+    EXPECT_NEAR(row[2], air, 1e-9 * air);
+    EXPECT_NEAR(row[3], 0.21 * air, 1e-9 * air);
+    EXPECT_EQ(row[4], 2.5);
+  }
+  const RunResult given = run_box(common + path("d.csv") + " -concentrations A=1,M=10");
+  ASSERT_EQ(given.exit_code, 0) << given.output;
+  for (const std::vector<double>& row : read_csv(path("d.csv")).rows) EXPECT_EQ(row[2], 10.0);
+}
+
+// MICM's TERNARY_CHEMICAL_ACTIVATION with k0_A 1e308: k0 M overflows, which once gave a rate of
+// 0 and exit 0. Now exit 2 before any step, naming the reaction and the conditions.
+TEST_F(BoxTool, TernaryChemicalActivationThatOverflowsExits2) {
+  {
+    std::ofstream out(path("ternary.yaml"));
+    out << R"(version: 1.0.0
+species: [{name: A}, {name: B}]
+phases: [{name: gas, species: [A, B]}]
+reactions:
+  - {type: ARRHENIUS, gas phase: gas, name: fine, A: 1.0e-3, reactants: [{species name: A}],
+     products: [{species name: B}]}
+  - {type: TERNARY_CHEMICAL_ACTIVATION, gas phase: gas, name: huge k0, k0_A: 1e308,
+     kinf_A: 1.0e-11, reactants: [{species name: A}, {species name: B}],
+     products: [{species name: B}]}
+)";
+  }
+  const RunResult r = run_box_stderr("-mechanism " + path("ternary.yaml") +
+                                     " -temperature 250 -pressure 5000 -concentrations A=1"
+                                     " -duration 10 -output " +
+                                     path("t.csv"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the rate constant of reaction 1 ('huge k0') [A + B -> B] is inf in "
+                          "cell 0 (T 250 K, P 5000 Pa)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("TERNARY_CHEMICAL_ACTIVATION parameters overflow"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(path("t.csv")));
+}
+
+// A MICM-ordered YAML file (version first) cut short inside its last reaction, before its
+// products: refused naming the file, the reaction and the key (it ran without products).
+TEST_F(BoxTool, YamlCutInsideAReactionIsRefused) {
+  {
+    std::ofstream out(path("cut.yaml"));
+    out << R"(version: 1.0.0
+species: [{name: A}, {name: B}]
+phases: [{name: gas, species: [A, B]}]
+reactions:
+  - type: ARRHENIUS
+    gas phase: gas
+    A: 1.0e-3
+    reactants: [{species name: A}]
+    products: [{species name: B}]
+  - type: ARRHENIUS
+    gas phase: gas
+    A: 2.0e-3
+    reactants: [{species name: B}]
+)";
+  }
+  const RunResult r =
+      run_box_stderr("-mechanism " + path("cut.yaml") + " -concentrations A=1 -duration 1");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cut.yaml: reaction 1"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("field 'products' is missing"), std::string::npos) << r.output;
+}

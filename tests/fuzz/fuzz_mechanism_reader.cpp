@@ -20,5 +20,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   foehn::fuzz::require_consistent(mechanism);
   foehn::fuzz::check_writers_and_compile(mechanism);
+  foehn::fuzz::check_rate_constants(mechanism);
   return 0;
 }

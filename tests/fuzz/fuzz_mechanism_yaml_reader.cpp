@@ -1,7 +1,8 @@
 // libFuzzer target: the YAML mechanism reader (parse_mechanism_yaml: yaml-cpp, the conversion
 // to a document with its depth and alias-expansion caps, then the OpenAtmos v1 or Foehn schema).
 // Bad input must throw foehn::Error; an accepted mechanism must keep the reader's promises, and
-// the YAML writer's text must read back to the same mechanism.
+// the YAML writer's text must read back to the same mechanism, and cut at any line it must be
+// refused or read as the whole.
 
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   foehn::fuzz::require_consistent(mechanism);
   foehn::fuzz::check_writers_and_compile(mechanism);
+  foehn::fuzz::check_rate_constants(mechanism);
   std::string yaml;
   try {
     yaml = foehn::chemistry::mechanism_to_openatmos_v1_yaml(mechanism);
@@ -32,5 +34,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const foehn::Error&) {
     foehn::fuzz::require(false, "the YAML writer's output is accepted by the YAML reader");
   }
+  foehn::fuzz::check_cuts_of_written_yaml(yaml);
   return 0;
 }

@@ -7,6 +7,9 @@ agree on the same box run.
      mol m-3) and MUSICA's Chapman read and written back by Foehn; each run by both.
   3. MUSICA's TS1 and T1S2 (CAM chemistry with user-defined rates, aerosol uptake and JPL 19-5
      chemical activation) on MUSICA's own TS1 box, as shipped and as Foehn writes them back.
+  0. Species a file holds constant ("is third body", "constant mixing ratio [mol mol-1]",
+     "constant concentration [mol m-3]"): no value is given to either tool for them. MUSICA's
+     Chapman YAML cut after every line: foehn-box refuses each cut or reads the whole file.
 
 Both solvers integrate with tight tolerances (relative 1e-10); the final concentrations must
 agree to 1e-8 relative (species below 1e-12 of the largest are compared absolutely).
@@ -94,8 +97,9 @@ def compare(label, foehn, reference):
 
 
 def chapman_box():
+    # No value for M: the file makes it the third body, which both compute as P / (R T).
     concentrations = {"N2": 0.78 * AIR, "O2": 0.21 * AIR, "O3": 2.0e-6, "O": 1.0e-12,
-                      "O1D": 1.0e-16, "M": AIR}
+                      "O1D": 1.0e-16}
     rates = {"jo2_b": 1.0e-11, "jo3_a": 4.0e-4, "jo3_b": 5.0e-5}
     return concentrations, rates
 
@@ -141,9 +145,8 @@ class Ts1Box:
         for micm_name in sorted(wanted):
             if micm_name.startswith("USER."):
                 self.set(wanted, micm_name, micm_name[len("USER."):], USER_DEFINED_RATE)
+        # M ("is third body") is computed from these by both MICM and foehn-box: not given.
         self.conditions = (environment["temperature"], environment["pressure"])
-        # MICM computes M from the conditions; foehn-box is given it.
-        self.concentrations["M"] = self.conditions[1] / (8.314462618 * self.conditions[0])
 
     def set(self, wanted, micm_name, foehn_name, value):
         if micm_name in wanted:
@@ -155,11 +158,116 @@ def ts1_box(mechanism):
     return Ts1Box(mechanism)
 
 
+# Species held constant by the file, each kind MICM reads, with no value given to either tool:
+# A <-> B through the third body M, O2 at a constant mixing ratio and X at a constant
+# concentration (mol m-3), at conditions away from the defaults (M = P / (R T) differs).
+CONSTANTS_YAML = """version: 1.0.0
+name: constants
+species:
+  - name: M
+    is third body: true
+  - name: O2
+    constant mixing ratio [mol mol-1]: 0.21
+  - name: X
+    constant concentration [mol m-3]: 2.5
+  - name: A
+  - name: B
+phases:
+  - name: gas
+    species: [M, O2, X, A, B]
+reactions:
+  - type: ARRHENIUS
+    gas phase: gas
+    reactants: [{species name: A}, {species name: M}]
+    products: [{species name: B}, {species name: M}]
+    A: 1.0e-3
+  - type: ARRHENIUS
+    gas phase: gas
+    reactants: [{species name: B}, {species name: O2}]
+    products: [{species name: A}, {species name: O2}]
+    A: 1.0e-2
+  - type: TROE
+    gas phase: gas
+    reactants: [{species name: A}, {species name: X}]
+    products: [{species name: B}, {species name: X}]
+    k0_A: 1.0e-2
+    kinf_A: 0.5
+"""
+CONSTANTS_CONDITIONS = (250.0, 80000.0)
+
+
+def constant_species(tool, work):
+    """The file's constants, as YAML and as the JSON Foehn writes from it: both tools agree
+    with no value given for M, O2 or X (foehn-box used to hold them at 0)."""
+    ok = True
+    source = os.path.join(work, "constants.yaml")
+    with open(source, "w") as f:
+        f.write(CONSTANTS_YAML)
+    written = os.path.join(work, "constants_written.json")
+    run = subprocess.run([tool, "-mechanism", source, "-write_mechanism", written],
+                         capture_output=True, text=True, check=False)
+    if run.returncode != 0:
+        raise RuntimeError(f"foehn-box -write_mechanism {written}: {run.stderr.strip()}")
+    for label, path in (("constants.yaml", source), ("Foehn-written constants.json", written)):
+        start = {"A": 1.0, "B": 0.0}
+        ok &= compare(label,
+                      foehn_box(tool, path, start, {}, 20, work, label.replace(" ", "_"),
+                                CONSTANTS_CONDITIONS),
+                      micm(path, start, {}, 20, CONSTANTS_CONDITIONS))
+    return ok
+
+
+def cut_files(tool, work):
+    """MUSICA's Chapman YAML cut after every line: foehn-box refuses each cut (exit 2) or reads
+    the whole mechanism, never another one. (MUSICA's file puts 'version' last, as Foehn's writer
+    does.) How many cuts MICM itself loads is printed, for comparison."""
+    source = os.path.join(CONFIGS, "chapman", "config.yaml")
+    with open(source) as f:
+        lines = f.read().splitlines(keepends=True)
+
+    def foehn_json(path, label):
+        target = os.path.join(work, label + ".json")
+        run = subprocess.run([tool, "-mechanism", path, "-write_mechanism", target,
+                              "-write_mechanism_schema", "foehn"],
+                             capture_output=True, text=True, check=False)
+        if run.returncode not in (0, 2):
+            raise RuntimeError(f"foehn-box on {path}: exit {run.returncode}: {run.stderr.strip()}")
+        if run.returncode == 2:
+            return None
+        with open(target) as f:
+            return f.read()
+
+    whole = foehn_json(source, "cut_whole")
+    ok, refused, micm_loaded = True, 0, 0
+    for count in range(len(lines)):
+        path = os.path.join(work, "cut.yaml")
+        with open(path, "w") as f:
+            f.writelines(lines[:count])
+        read = foehn_json(path, "cut")
+        if read is None:
+            refused += 1
+        elif read != whole:
+            print(f"chapman/config.yaml cut after line {count}: foehn-box read another mechanism")
+            ok = False
+        try:
+            musica.MICM(config_path=path, solver_type=musica.SolverType.rosenbrock_standard_order)
+            micm_loaded += 1
+        except Exception:  # MICM's refusal of a cut file (its exception types vary by release)
+            pass
+    print(f"chapman/config.yaml cut after each of {len(lines)} lines: foehn-box refused {refused}, "
+          f"read the whole mechanism {len(lines) - refused}; MICM loaded {micm_loaded}")
+    return ok
+
+
 def main():
     tool, work = sys.argv[1:3]
     work = os.path.join(work, "musica")
     os.makedirs(work, exist_ok=True)
     ok = True
+
+    # 0. Constant species from the file; a MICM file cut at every line.
+    ok &= constant_species(tool, work)
+    ok &= cut_files(tool, work)
 
     # 1. MUSICA's Chapman, as MUSICA ships it, in both of its forms.
     concentrations, rates = chapman_box()

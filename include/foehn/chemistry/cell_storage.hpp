@@ -17,26 +17,27 @@ namespace foehn::chemistry {
 struct CellStorage {
   std::int64_t cells = 0;
   int work_width = 0;
-  double* concentrations = nullptr;    // layout, width species_count
-  double* external_rates = nullptr;    // layout, width max(external_rate_count, 1)
-  double* rate_constants = nullptr;    // layout, width reaction_count
-  double* work = nullptr;              // layout, width work_width
-  const double* temperature = nullptr; // [cell]
-  const double* pressure = nullptr;    // [cell]
+  double* concentrations = nullptr;      // layout, width species_count
+  double* external_rates = nullptr;      // layout, width max(external_rate_count, 1)
+  double* rate_constants = nullptr;      // layout, width reaction_count
+  double* work = nullptr;                // layout, width work_width
+  const double* temperature = nullptr;   // [cell]
+  const double* pressure = nullptr;      // [cell]
   CellStatistics* statistics = nullptr;  // [cell]; next_step carries over between calls
 };
 
 template <class Layout>
 FOEHN_HD void integrate_stored_cell(const CompiledMechanismView& m, const RosenbrockTableau& method,
-                                    const RosenbrockControl& control, const double* absolute_tolerance,
-                                    const CellStorage& storage, std::int64_t cell, double duration) {
+                                    const RosenbrockControl& control, const CellChecks& checks,
+                                    const CellStorage& storage, std::int64_t cell,
+                                    double duration) {
   const std::int64_t cells = storage.cells;
   const auto rates = Layout::span(storage.rate_constants, cell, m.reaction_count, cells);
   const int external_width = m.external_rate_count > 0 ? m.external_rate_count : 1;
   compute_rate_constants(m, storage.temperature[cell], storage.pressure[cell],
                          Layout::span(storage.external_rates, cell, external_width, cells), rates);
   CellStatistics& stats = storage.statistics[cell];
-  stats = integrate_cell(m, method, control, absolute_tolerance, duration, stats.next_step, rates,
+  stats = integrate_cell(m, method, control, checks, duration, stats.next_step, rates,
                          Layout::span(storage.concentrations, cell, m.species_count, cells),
                          Layout::span(storage.work, cell, storage.work_width, cells));
 }

@@ -87,14 +87,21 @@ enum class SpeciesOrdering { natural, minimum_degree, markowitz };
 // Array arguments are plain pointers or CellSpan<> views (cell_layout.hpp): the same code runs
 // on a cell-contiguous workspace and on interleaved device storage.
 
+// Returns the first reaction whose rate constant is not finite (an overflowing parameter or
+// intermediate, rate_constants.hpp), or -1: a kernel can stop such a cell with a status instead
+// of integrating it, and the host names the reaction (check_rate_constants).
 template <class ExternalRates, class Rates>
-FOEHN_HD void compute_rate_constants(const CompiledMechanismView& m, double temperature,
-                                     double pressure, ExternalRates external_rates, Rates k) {
+FOEHN_HD int compute_rate_constants(const CompiledMechanismView& m, double temperature,
+                                    double pressure, ExternalRates external_rates, Rates k) {
+  int first_non_finite = -1;
   for (int r = 0; r < m.reaction_count; ++r) {
-    k[r] = rate_constant(m.rate_type[r], m.rate_parameters + r * max_rate_parameters,
-                         m.external_index[r], temperature, pressure, external_rates,
-                         m.air_density_scale);
+    const double value = rate_constant(m.rate_type[r], m.rate_parameters + r * max_rate_parameters,
+                                       m.external_index[r], temperature, pressure, external_rates,
+                                       m.air_density_scale);
+    k[r] = value;
+    if (first_non_finite < 0 && !rate_is_finite(value)) first_non_finite = r;
   }
+  return first_non_finite;
 }
 
 // f = dy/dt.

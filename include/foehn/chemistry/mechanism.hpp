@@ -47,10 +47,19 @@ using UserProperties = std::vector<std::pair<std::string, std::string>>;
 // the OpenAtmos v1 writer converts to SI (in_concentration_unit).
 enum class ConcentrationUnit : int { molecule_per_cm3 = 0, mol_per_m3 = 1 };
 
+// Where a species held constant takes its value from when the user gives none: the OpenAtmos v1
+// species keys MICM reads ("constant concentration [mol m-3]", "constant mixing ratio
+// [mol mol-1]", "is third body"), or nothing (Foehn's own "constant": the user's value, else 0).
+enum class ConstantSource : int { user = 0, concentration = 1, mixing_ratio = 2, third_body = 3 };
+
 struct Species {
   std::string name;
   double absolute_tolerance = 1.0e-12;
   bool constant = false;  // concentration held fixed (e.g. M, O2 as a bath): f and J rows are 0
+  // For a constant species: where its value comes from, and the file's amount (concentration:
+  // mol m^-3 whatever the mechanism's unit; mixing ratio: mol mol^-1; otherwise unused).
+  ConstantSource constant_source = ConstantSource::user;
+  double constant_amount = 0.0;
   UserProperties user_properties{};
 };
 
@@ -110,6 +119,13 @@ struct Mechanism {
 };
 
 [[nodiscard]] std::string_view reaction_type_name(ReactionType type);
+
+// The value MICM gives a species its file holds constant, at temperature T [K] and pressure P
+// [Pa], in `unit`: the concentration given, mixing ratio x M, or M itself, where M = P / (R T)
+// mol m^-3 (R = k_B N_A, as MICM computes the air density) converted to `unit`. NaN for a species
+// whose value is the user's (ConstantSource::user) or that is not constant.
+[[nodiscard]] double file_constant_concentration(const Species& species, ConcentrationUnit unit,
+                                                 double temperature, double pressure);
 [[nodiscard]] std::string_view concentration_unit_name(ConcentrationUnit unit);
 
 // The same mechanism in `unit`, with the same rates: a rate constant of reactant order n scaled

@@ -27,47 +27,87 @@ FOEHN_HD double air_density_scale_of(int concentration_unit) {
                                                                                : 1.0;
 }
 
+// Every form below returns +inf when an intermediate is not finite (exp(C/T), A (T/D)^B, k0 M, a
+// ratio of limits): an overflow would otherwise pass as a plausible value, k0 / (1 + inf) = 0 for a
+// ternary chemical activation with a huge k0_A, or 0 * inf = NaN. check_rate_constants
+// (chemistry_batch.hpp) and the solvers' failure report name such a reaction and its conditions;
+// a kernel sees it in compute_rate_constants' return value.
+FOEHN_HD bool rate_is_finite(double x) {
+  return x - x == 0.0;  // false for inf and NaN, without <cmath>'s host/device split
+}
+FOEHN_HD double overflowed() {
+  return HUGE_VAL;
+}
+FOEHN_HD double finite_or_overflow(double x) {
+  return rate_is_finite(x) ? x : overflowed();
+}
+
+// A exp(C/T) (T/D)^B, the limit form of every thermal rate; +inf when a factor overflows.
+FOEHN_HD double modified_arrhenius(double a, double b, double c, double d, double temperature) {
+  const double exponential = exp(c / temperature);
+  const double power = pow(temperature / d, b);
+  if (!rate_is_finite(exponential) || !rate_is_finite(power)) return overflowed();
+  return finite_or_overflow(a * exponential * power);
+}
+
 // MICM's Arrhenius form k = A exp(C/T) (T/D)^B (1 + E P).
 FOEHN_HD double arrhenius_rate(const double* p, double temperature, double pressure) {
-  return p[0] * exp(p[2] / temperature) * pow(temperature / p[3], p[1]) * (1.0 + p[4] * pressure);
+  return finite_or_overflow(modified_arrhenius(p[0], p[1], p[2], p[3], temperature) *
+                            (1.0 + p[4] * pressure));
 }
 
 // The fall-off broadening factor Fc^(1 / (1 + (log10 ratio)^2 / N)) of the Troe and ternary forms.
 FOEHN_HD double falloff_broadening(double fc, double n, double ratio) {
   const double log_ratio = log10(ratio);
-  return pow(fc, 1.0 / (1.0 + log_ratio * log_ratio / n));
+  return finite_or_overflow(pow(fc, 1.0 / (1.0 + log_ratio * log_ratio / n)));
+}
+
+// k0 M / kinf for the fall-off forms, +inf when k0, kinf, k0 M or the ratio is not finite (a ratio
+// of inf would give k0 / (1 + inf) = 0 and a broadening of 1: a silent 0).
+FOEHN_HD double falloff_ratio(double k0, double kinf, double air_density) {
+  const double k0_m = k0 * air_density;
+  if (!rate_is_finite(k0) || !rate_is_finite(kinf) || !rate_is_finite(k0_m)) return overflowed();
+  return finite_or_overflow(k0_m / kinf);
 }
 
 // Troe fall-off (MICM/JPL form): k0 = k0_A exp(k0_C/T) (T/300)^k0_B, kinf likewise,
 // k = k0 M / (1 + k0 M / kinf) * Fc^(1 / (1 + (log10(k0 M / kinf))^2 / N)).
 FOEHN_HD double troe_rate(const double* p, double temperature, double air_density) {
-  const double k0 = p[0] * exp(p[2] / temperature) * pow(temperature / 300.0, p[1]);
-  const double kinf = p[3] * exp(p[5] / temperature) * pow(temperature / 300.0, p[4]);
-  const double ratio = k0 * air_density / kinf;
-  return k0 * air_density / (1.0 + ratio) * falloff_broadening(p[6], p[7], ratio);
+  const double k0 = modified_arrhenius(p[0], p[1], p[2], 300.0, temperature);
+  const double kinf = modified_arrhenius(p[3], p[4], p[5], 300.0, temperature);
+  const double ratio = falloff_ratio(k0, kinf, air_density);
+  if (!rate_is_finite(ratio)) return overflowed();  // k0 M / (1 + inf) would be a silent 0
+  return finite_or_overflow(k0 * air_density / (1.0 + ratio) *
+                            falloff_broadening(p[6], p[7], ratio));
 }
 
 // CMAQ rate form 8 (HO2 + HO2 -> H2O2): k = k1 + k2 M with k_i = A_i exp(C_i/T).
 FOEHN_HD double cmaq_h2o2_rate(const double* p, double temperature, double air_density) {
-  return p[0] * exp(p[1] / temperature) + p[2] * exp(p[3] / temperature) * air_density;
+  const double k1 = modified_arrhenius(p[0], 0.0, p[1], 1.0, temperature);
+  const double k2_m = modified_arrhenius(p[2], 0.0, p[3], 1.0, temperature) * air_density;
+  if (!rate_is_finite(k1) || !rate_is_finite(k2_m)) return overflowed();
+  return finite_or_overflow(k1 + k2_m);
 }
 
 // CMAQ rate form 9 (OH + HNO3): k = k0 + k3 M / (1 + k3 M / k2) with k_i = A_i exp(C_i/T).
 FOEHN_HD double cmaq_oh_hno3_rate(const double* p, double temperature, double air_density) {
-  const double k0 = p[0] * exp(p[1] / temperature);
-  const double k2 = p[2] * exp(p[3] / temperature);
-  const double k3m = p[4] * exp(p[5] / temperature) * air_density;
-  return k0 + k3m / (1.0 + k3m / k2);
+  const double k0 = modified_arrhenius(p[0], 0.0, p[1], 1.0, temperature);
+  const double k2 = modified_arrhenius(p[2], 0.0, p[3], 1.0, temperature);
+  const double k3 = modified_arrhenius(p[4], 0.0, p[5], 1.0, temperature);
+  const double ratio = falloff_ratio(k3, k2, air_density);
+  if (!rate_is_finite(k0) || !rate_is_finite(ratio)) return overflowed();
+  return finite_or_overflow(k0 + k3 * air_density / (1.0 + ratio));
 }
 
 // MICM's and CAMP's ternary chemical activation: k0, kinf as in troe_rate,
 // k = k0 / (1 + k0 M / kinf) * broadening (k0 has the reaction's own unit, not k0 M's).
 FOEHN_HD double ternary_chemical_activation_rate(const double* p, double temperature,
                                                  double air_density) {
-  const double k0 = p[0] * exp(p[2] / temperature) * pow(temperature / 300.0, p[1]);
-  const double kinf = p[3] * exp(p[5] / temperature) * pow(temperature / 300.0, p[4]);
-  const double ratio = k0 * air_density / kinf;
-  return k0 / (1.0 + ratio) * falloff_broadening(p[6], p[7], ratio);
+  const double k0 = modified_arrhenius(p[0], p[1], p[2], 300.0, temperature);
+  const double kinf = modified_arrhenius(p[3], p[4], p[5], 300.0, temperature);
+  const double ratio = falloff_ratio(k0, kinf, air_density);
+  if (!rate_is_finite(ratio)) return overflowed();  // k0 / (1 + inf) would be a silent 0
+  return finite_or_overflow(k0 / (1.0 + ratio) * falloff_broadening(p[6], p[7], ratio));
 }
 
 // JPL 19-5 chemical activation (MICM's TERNARY_CHEMICAL_ACTIVATION_JPL19): k0, kinf and k_int each
@@ -75,13 +115,14 @@ FOEHN_HD double ternary_chemical_activation_rate(const double* p, double tempera
 // activated channel adds k_int (1 - k_f / kinf).
 FOEHN_HD double ternary_chemical_activation_jpl19_rate(const double* p, double temperature,
                                                        double air_density) {
-  const double k0 = p[0] * exp(p[2] / temperature) * pow(temperature / p[3], p[1]);
-  const double kinf = p[4] * exp(p[6] / temperature) * pow(temperature / p[7], p[5]);
-  const double kint = p[8] * exp(p[10] / temperature) * pow(temperature / p[11], p[9]);
-  const double ratio = k0 * air_density / kinf;
-  const double k_falloff =
-      k0 * air_density / (1.0 + ratio) * falloff_broadening(p[12], p[13], ratio);
-  return k_falloff + kint * (1.0 - k_falloff / kinf);
+  const double k0 = modified_arrhenius(p[0], p[1], p[2], p[3], temperature);
+  const double kinf = modified_arrhenius(p[4], p[5], p[6], p[7], temperature);
+  const double kint = modified_arrhenius(p[8], p[9], p[10], p[11], temperature);
+  const double ratio = falloff_ratio(k0, kinf, air_density);
+  if (!rate_is_finite(ratio) || !rate_is_finite(kint)) return overflowed();
+  const double k_falloff = finite_or_overflow(k0 * air_density / (1.0 + ratio) *
+                                              falloff_broadening(p[12], p[13], ratio));
+  return finite_or_overflow(k_falloff + kint * (1.0 - k_falloff / kinf));
 }
 
 // Uptake of a gas on aerosol in the continuum regime (MICM's SURFACE, CAMP's surface reaction):
@@ -94,8 +135,11 @@ FOEHN_HD double surface_rate(const double* p, double temperature, double radius,
   constexpr double pi = 3.14159265358979323846;
   constexpr double gas_constant = 1.380649e-23 * 6.02214076e23;  // J K^-1 mol^-1 = k_B N_A
   const double speed_times_gamma = sqrt(8.0 * gas_constant * temperature / (pi * p[3])) * p[1];
-  return 4.0 * pi * radius * radius * number_concentration * speed_times_gamma /
-         (radius * speed_times_gamma / p[2] + 4.0);
+  const double area = 4.0 * pi * radius * radius * number_concentration;
+  const double resistance = radius * speed_times_gamma / p[2];
+  if (!rate_is_finite(speed_times_gamma) || !rate_is_finite(area) || !rate_is_finite(resistance))
+    return overflowed();
+  return finite_or_overflow(area * speed_times_gamma / (resistance + 4.0));
 }
 
 // One reaction's rate constant. `external_rates` holds the per-cell values named by
@@ -127,7 +171,7 @@ FOEHN_HD double rate_constant(int type, const double* parameters, int external_i
       return surface_rate(parameters, temperature, external_rates[external_index],
                           external_rates[external_index + 1]);
     default:  // photolysis, first-order loss, emission, user-defined: set per cell, scaled
-      return parameters[0] * external_rates[external_index];
+      return finite_or_overflow(parameters[0] * external_rates[external_index]);
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "foehn/chemistry/chemistry_batch.hpp"
 #include "foehn/chemistry/compiled_mechanism.hpp"
+#include "foehn/chemistry/conservation.hpp"
 #include "foehn/chemistry/mechanism.hpp"
 #include "foehn/chemistry/rosenbrock.hpp"
 #include "foehn/chemistry/rosenbrock_tableau.hpp"
@@ -36,8 +37,19 @@ struct PreparedMechanism {
   RosenbrockControl control;
   std::vector<double> absolute_tolerance;  // COMPILED order
   bool throw_on_failure = true;
+  // The mechanism's conserved totals (mechanism order, for messages) and the same in CSR form
+  // over COMPILED species (what the kernels check).
+  ConservationAnalysis conservation;
+  std::vector<int> conserved_start, conserved_species;
+  std::vector<double> conserved_weight;
+  [[nodiscard]] int conserved_count() const { return static_cast<int>(conservation.totals.size()); }
   [[nodiscard]] int work_width() const {
-    return rosenbrock_work_width(compiled.view(), tableau.stages);
+    return rosenbrock_work_width(compiled.view(), tableau.stages, conserved_count());
+  }
+  // Host pointers into this object.
+  [[nodiscard]] CellChecks checks() const {
+    return {absolute_tolerance.data(), conserved_count(), conserved_start.data(),
+            conserved_species.data(), conserved_weight.data()};
   }
 };
 
@@ -52,6 +64,11 @@ struct ChemistryStepReport {
   std::int64_t failed_cells = 0;
   std::int64_t first_failed_cell = -1;
   CellStatus first_failure = CellStatus::success;
+  // The first failed cell's culprit (CellStatistics::culprit; a species in MECHANISM order, or
+  // a conserved total's index), its value at the start of the step and where it stopped.
+  int first_failure_culprit = -1;
+  double first_failure_before = 0.0;
+  double first_failure_after = 0.0;
   std::int64_t accepted = 0;
   std::int64_t rejected = 0;
   std::int64_t function_evaluations = 0;
@@ -62,8 +79,13 @@ struct ChemistryStepReport {
   std::int64_t hardest_cell = -1;
 };
 
+// `species_order` (compiled position -> mechanism species) maps a species culprit to the
+// mechanism's order; nullptr: the culprit is kept as is.
 [[nodiscard]] ChemistryStepReport summarize(const CellStatistics* statistics, std::int64_t cells,
-                                            std::int64_t first_cell_index = 0);
+                                            std::int64_t first_cell_index = 0,
+                                            const int* species_order = nullptr);
+// True for the statuses whose culprit is a species (not a conserved total).
+[[nodiscard]] bool culprit_is_species(CellStatus status);
 // Adds a report of another range of cells (CPU+GPU split) into `total`.
 void accumulate(ChemistryStepReport& total, const ChemistryStepReport& part);
 [[nodiscard]] std::string_view cell_status_name(CellStatus status);
@@ -72,7 +94,10 @@ void throw_if_failed(const ChemistryStepReport& report, std::string_view backend
 // The same, but first looks at the first failed cell's rate constants (from the batch's
 // temperature, pressure and external rates, which the solver does not change): when one is not
 // finite (parameters that overflow at that temperature), the mechanism is at fault, not the
-// solver, and the error is invalid_input naming the reaction, its equation and the cell.
+// solver, and the error is invalid_input naming the reaction, its equation and the cell. A
+// state that left the physical range (non-finite, negative beyond tolerance, a conserved total
+// off, rates beyond what double precision resolves) is invalid_input too, naming the cell, the
+// species or total, and for rounding the reaction with the largest rate changing that species.
 void throw_if_failed(const ChemistryStepReport& report, std::string_view backend,
                      const Mechanism& mechanism, const ChemistryBatch& batch);
 

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "foehn/chemistry/mechanism.hpp"
+#include "foehn/chemistry/rate_constants.hpp"
 #include "foehn/runtime/error.hpp"
 #include "json_documents.hpp"
 
@@ -111,8 +112,11 @@ class ReactionParser {
   // species_by_name: every species' index, so that a lookup does not scan the list (a
   // 60 000-species file took 4.4 s to read with linear scans, 0.04 s with the map).
   ReactionParser(Mechanism& mechanism, std::string source,
-                 const std::unordered_map<std::string, int>& species_by_name)
-      : m_(mechanism), source_(std::move(source)), species_by_name_(species_by_name) {}
+                 const std::unordered_map<std::string, int>& species_by_name, bool lists_required)
+      : m_(mechanism),
+        source_(std::move(source)),
+        species_by_name_(species_by_name),
+        lists_required_(lists_required) {}
 
   void parse(const json& item, std::size_t index) {
     where_ = source_ + ": reaction " + std::to_string(index);
@@ -160,6 +164,7 @@ class ReactionParser {
       }
     }
     reaction.user_properties = user_properties_of(item);
+    require_lists(item, reaction.type, *spec);
     check_shape(reaction);
     if (is_external(reaction.type)) {
       if (reaction.name.empty()) {
@@ -172,6 +177,19 @@ class ReactionParser {
   }
 
  private:
+  void require_lists(const json& item, ReactionType type, const TypeSpec& spec) const {
+    // As in the OpenAtmos v1 schema: the lists are required (EMISSION has no reactants,
+    // FIRST_ORDER_LOSS no products), so that a YAML file cut short inside a reaction is refused
+    // instead of read as a reaction without its products. (JSON cut short does not parse: its
+    // documents may leave 'products' out for a pure loss, as they always could.)
+    if (lists_required_ && type != ReactionType::emission && !item.contains("reactants"))
+      fail(ErrorCategory::invalid_input, where_, ": field 'reactants' is missing (required for ",
+           spec.name, ")");
+    if (lists_required_ && type != ReactionType::first_order_loss && !item.contains("products"))
+      fail(ErrorCategory::invalid_input, where_, ": field 'products' is missing (required for ",
+           spec.name, "; a reaction with no products has \"products\": [])");
+  }
+
   std::string string_field(const json& item, const char* key) const {
     const json& value = item.at(key);
     if (!value.is_string())
@@ -316,6 +334,7 @@ class ReactionParser {
   std::string where_;
   const std::unordered_map<std::string, int>& species_by_name_;
   std::unordered_map<std::string, int> external_rate_by_name_;
+  bool lists_required_;
 };
 
 // Top-level, species: keys outside the schema are refused like reaction keys are.
@@ -327,6 +346,39 @@ void check_keys(const json& object, std::initializer_list<const char*> known,
     for (const char* k : known) found = found || key == k;
     if (!found) fail(ErrorCategory::invalid_input, where, ": field '", key, "' is not known");
   }
+}
+
+// The OpenAtmos v1 keys that give a constant species its value, as the v1 reader keeps them (and
+// Foehn's writers write them back): MICM computes the species from them, so Foehn does too.
+void constant_source(const json& entry, Species& s, const std::string& where) {
+  static const std::pair<const char*, ConstantSource> keys[] = {
+      {"__openatmos constant concentration [mol m-3]", ConstantSource::concentration},
+      {"__openatmos constant mixing ratio [mol mol-1]", ConstantSource::mixing_ratio},
+      {"__openatmos is third body", ConstantSource::third_body}};
+  const char* given = nullptr;
+  for (const auto& [key, source] : keys) {
+    if (!entry.contains(key)) continue;
+    const json& value = entry.at(key);
+    if (source == ConstantSource::third_body) {
+      if (!value.is_boolean())
+        fail(ErrorCategory::invalid_input, where, ": field '", key, "' must be true or false");
+      if (!value.get<bool>()) continue;
+    } else {
+      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() < 0.0)
+        fail(ErrorCategory::invalid_input, where, ": field '", key,
+             "' must be a finite number >= 0");
+      s.constant_amount = value.get<double>();
+    }
+    // MICM keeps one parameterization per species: two are a contradiction, not a choice.
+    if (given != nullptr)
+      fail(ErrorCategory::invalid_input, where, ": fields '", given, "' and '", key,
+           "' both give the constant species its value; give one");
+    given = key;
+    s.constant_source = source;
+  }
+  if (given != nullptr && !s.constant)
+    fail(ErrorCategory::invalid_input, where, ": field '", given,
+         "' gives a constant value, but 'constant' is false");
 }
 
 ConcentrationUnit unit_from_name(const json& value, const std::string& where) {
@@ -353,6 +405,19 @@ void add_user_properties(json& object, const UserProperties& properties) {
   for (const auto& [key, text] : properties) object[key] = json::parse(text);
 }
 
+void put_constant_source(json& entry, const Species& species, const std::string& prefix) {
+  if (!species.constant || species.constant_source == ConstantSource::user) return;
+  const std::string concentration = prefix + "constant concentration [mol m-3]";
+  const std::string mixing_ratio = prefix + "constant mixing ratio [mol mol-1]";
+  const std::string third_body = prefix + "is third body";
+  for (const std::string& key : {concentration, mixing_ratio, third_body}) entry.erase(key);
+  if (species.constant_source == ConstantSource::third_body)
+    entry[third_body] = true;
+  else
+    entry[species.constant_source == ConstantSource::concentration ? concentration : mixing_ratio] =
+        species.constant_amount;
+}
+
 }  // namespace formats
 
 using formats::has_scaling_factor;
@@ -368,6 +433,22 @@ std::string_view reaction_type_name(ReactionType type) {
 
 std::string_view concentration_unit_name(ConcentrationUnit unit) {
   return unit == ConcentrationUnit::mol_per_m3 ? "mol m-3" : "molecule cm-3";
+}
+
+double file_constant_concentration(const Species& species, ConcentrationUnit unit,
+                                   double temperature, double pressure) {
+  if (!species.constant || species.constant_source == ConstantSource::user)
+    return std::numeric_limits<double>::quiet_NaN();
+  // mol m^-3 -> the mechanism's unit (air_density_scale_of: molecule cm^-3 -> unit).
+  const double from_si = air_density_scale_of(static_cast<int>(unit)) /
+                         air_density_scale_of(static_cast<int>(ConcentrationUnit::mol_per_m3));
+  if (species.constant_source == ConstantSource::concentration)
+    return species.constant_amount * from_si;
+  // P / (k_B T) molecule m^-3 / N_A = P / (R T) mol m^-3, MICM's air density.
+  const double air =
+      air_number_density(temperature, pressure) * air_density_scale_of(static_cast<int>(unit));
+  return species.constant_source == ConstantSource::third_body ? air
+                                                               : species.constant_amount * air;
 }
 
 int Mechanism::species_index(std::string_view species_name) const {
@@ -400,7 +481,8 @@ std::string Mechanism::equation(const Reaction& reaction) const {
   return out.str();
 }
 
-Mechanism formats::mechanism_from_foehn_document(const json& document, const std::string& source) {
+Mechanism formats::mechanism_from_foehn_document(const json& document, const std::string& source,
+                                                 bool lists_required) {
   if (!document.is_object())
     fail(ErrorCategory::invalid_input, source, ": top level must be a JSON object");
   check_keys(document, {"name", "description", "concentration unit", "species", "reactions"},
@@ -442,12 +524,13 @@ Mechanism formats::mechanism_from_foehn_document(const json& document, const std
              "'): field 'constant' must be true or false");
       s.constant = entry.at("constant").get<bool>();
     }
+    constant_source(entry, s, where + " ('" + s.name + "')");
     mechanism.species.push_back(std::move(s));
   }
   if (!document.contains("reactions") || !document.at("reactions").is_array()) {
     fail(ErrorCategory::invalid_input, source, ": field 'reactions' is missing or not an array");
   }
-  ReactionParser parser(mechanism, source, species_by_name);
+  ReactionParser parser(mechanism, source, species_by_name, lists_required);
   const json& reactions = document.at("reactions");
   for (std::size_t r = 0; r < reactions.size(); ++r) parser.parse(reactions[r], r);
   return mechanism;
@@ -463,6 +546,7 @@ std::string mechanism_to_json(const Mechanism& mechanism) {
     json entry = {
         {"name", s.name}, {"absolute tolerance", s.absolute_tolerance}, {"constant", s.constant}};
     formats::add_user_properties(entry, s.user_properties);
+    formats::put_constant_source(entry, s, "__openatmos ");
     document["species"].push_back(std::move(entry));
   }
   document["reactions"] = json::array();

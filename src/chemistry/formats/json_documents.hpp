@@ -69,9 +69,13 @@ struct TypeSpec {
       .get<std::string>();
 }
 
-// Foehn's schema (docs/chemistry.md) as a parsed document -> Mechanism.
+// Foehn's schema (docs/chemistry.md) as a parsed document -> Mechanism. `lists_required`:
+// every reaction must give 'reactants' (but EMISSION) and 'products' (but FIRST_ORDER_LOSS), as
+// in MICM's schema; set for YAML text and v1 documents, where a cut file could otherwise lose
+// them unseen.
 [[nodiscard]] Mechanism mechanism_from_foehn_document(const nlohmann::json& document,
-                                                      const std::string& source);
+                                                      const std::string& source,
+                                                      bool lists_required);
 // A parsed OpenAtmos v1 document, validated against the schema, -> a document of Foehn's schema.
 [[nodiscard]] nlohmann::json foehn_document_from_openatmos_v1(const nlohmann::json& document,
                                                               const std::string& source);
@@ -84,6 +88,11 @@ struct TypeSpec {
 // ones stay strings); a parse error names the source, line and column.
 [[nodiscard]] nlohmann::json parse_yaml_text(std::string_view text, const std::string& source);
 [[nodiscard]] std::string yaml_text(const nlohmann::json& document);
+
+// Writes where a constant species' value comes from (Species::constant_source) as the OpenAtmos v1
+// key `prefix` + "constant concentration [mol m-3]", "... mixing ratio [mol mol-1]" or "is third
+// body", replacing any such key already there; nothing for ConstantSource::user.
+void put_constant_source(nlohmann::json& entry, const Species& species, const std::string& prefix);
 
 // The user keys of `object` (in key order), values as JSON text.
 [[nodiscard]] UserProperties user_properties_of(const nlohmann::json& object);

@@ -141,11 +141,19 @@ bool is_openatmos_v1(const json& document) {
   return document.is_object() && document.contains("version");
 }
 
-Mechanism mechanism_from_document(const json& document, const std::string& source) {
-  if (is_openatmos_v1(document))
-    return mechanism_from_foehn_document(foehn_document_from_openatmos_v1(document, source),
-                                         source);
-  return mechanism_from_foehn_document(document, source);
+// `from_yaml`: Foehn's schema requires 'reactants' and 'products' in YAML, where a file cut at a
+// line boundary still parses (JSON cut short does not, so its documents may leave them out).
+Mechanism mechanism_from_document(const json& document, const std::string& source, bool from_yaml) {
+  if (is_openatmos_v1(document))  // v1 requires the lists in JSON too, as MICM does
+    return mechanism_from_foehn_document(foehn_document_from_openatmos_v1(document, source), source,
+                                         true);
+  // Only the v1 schema has phases: such a document without its version is a v1 file cut short
+  // (MICM's and Foehn's writers put 'version' last) or one that lost its version line.
+  if (document.is_object() && document.contains("phases"))
+    fail(ErrorCategory::invalid_input, source,
+         ": field 'version' is missing, but 'phases' is an OpenAtmos v1 key: a v1 file needs its "
+         "version (a file cut short before its last key reads so)");
+  return mechanism_from_foehn_document(document, source, from_yaml);
 }
 
 std::string read_text(const std::filesystem::path& path) {
@@ -238,12 +246,14 @@ std::string yaml_text(const json& document) {
 
 Mechanism parse_mechanism(std::string_view json_text, std::string_view source_name) {
   const std::string source(source_name);
-  return formats::mechanism_from_document(formats::parse_json_text(json_text, source), source);
+  return formats::mechanism_from_document(formats::parse_json_text(json_text, source), source,
+                                          false);
 }
 
 Mechanism parse_mechanism_yaml(std::string_view yaml_text, std::string_view source_name) {
   const std::string source(source_name);
-  return formats::mechanism_from_document(formats::parse_yaml_text(yaml_text, source), source);
+  return formats::mechanism_from_document(formats::parse_yaml_text(yaml_text, source), source,
+                                          true);
 }
 
 MechanismFormat mechanism_format_of(const std::filesystem::path& path) {

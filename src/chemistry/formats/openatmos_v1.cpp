@@ -269,6 +269,11 @@ class V1Reader {
     }
     if (!out.contains("reactants"))
       fail(ErrorCategory::invalid_input, where, ": field 'gas-phase species' is missing");
+    // Required by the schema (MICM refuses the reaction without it): a file cut short inside
+    // the reaction must not read as an uptake with no products.
+    if (!out.contains("products"))
+      fail(ErrorCategory::invalid_input, where,
+           ": field 'gas-phase products' is missing (required for SURFACE)");
     const std::string gas = out.at("reactants")[0].at("species name").get<std::string>();
     if (species_names_.count(gas) == 0)
       fail(ErrorCategory::invalid_input, where, ": field 'gas-phase species': unknown species '",
@@ -326,6 +331,10 @@ class V1Reader {
     }
     return out;
   }
+
+  // The schema requires 'reactants' and 'products' of every gas-phase type but EMISSION and
+  // FIRST_ORDER_LOSS: the Foehn-schema parser checks that for every v1 document (lists_required),
+  // after the keys' own errors.
 
   json reaction(const json& item, std::size_t index) const {
     std::string where = source_ + ": reaction " + std::to_string(index);
@@ -468,6 +477,7 @@ void add_species_and_phase(json& document, const Mechanism& mechanism) {
   for (const Species& s : mechanism.species) {
     json entry = {{"name", s.name}, {"__absolute tolerance", s.absolute_tolerance}};
     add_kept_properties(entry, s.user_properties);
+    put_constant_source(entry, s, "");
     if (s.constant && !has_constant_flag(entry)) {
       // A species held constant: v1 says how MICM is to know its value. M is the air.
       if (s.name != "M")

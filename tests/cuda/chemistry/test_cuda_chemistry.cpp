@@ -260,3 +260,58 @@ TEST(CudaChemistry, FailuresAndBadSettingsAreReported) {
   EXPECT_EQ(foehn::testing::category_of([&] { fine.advance(-1.0); }),
             foehn::ErrorCategory::invalid_input);
 }
+
+// The physical-range checks run in the kernels and come back per cell as on the CPU: A -> 2 B
+// with j = 1e30 gives B = 2 A0, Robertson in mol m^-3 keeps A + B + C (rodas4 and rodas3), and
+// j = 1e60 is refused naming the cell, the species and the reaction (both strategies).
+TEST(CudaChemistry, PhysicalRangeRefusalsMatchTheCpu) {
+  FOEHN_SKIP_WITHOUT_GPU();
+  foehn::Stream stream;
+  const fc::Mechanism a2b = fc::parse_mechanism(
+      R"({"name": "a2b", "species": [{"name": "A", "absolute tolerance": 1e-3},
+          {"name": "B", "absolute tolerance": 1e-3}],
+          "reactions": [{"type": "PHOTOLYSIS", "name": "jA",
+          "reactants": [{"species name": "A"}], "products": [{"species name": "B", "yield": 2}]}]})",
+      "a2b");
+  for (auto strategy :
+       {fc::GpuChemistryStrategy::thread_per_cell, fc::GpuChemistryStrategy::block_per_cell}) {
+    fc::CudaChemistrySettings settings;
+    settings.strategy = strategy;
+    fc::RosenbrockOptions options;
+    options.method = fc::RosenbrockMethod::rodas3;
+    fc::CudaChemistrySolver gpu(a2b, options, settings, stream);
+    fc::ChemistryBatch batch = fc::make_batch(a2b, 2);
+    batch.concentrations = {1e10, 0.0, 1e10, 0.0};
+    batch.external_rates = {1e30, 1.0};
+    gpu.solve(batch, 40.0);
+    EXPECT_NEAR(batch.concentrations[1], 2e10, 2e10 * 1e-4) << fc::to_string(strategy);
+    EXPECT_NEAR(batch.concentrations[3], 2e10, 2e10 * 1e-4) << fc::to_string(strategy);
+    batch.concentrations = {1e10, 0.0, 1e10, 0.0};
+    batch.external_rates = {1.0, 1e60};
+    try {
+      gpu.solve(batch, 40.0);
+      ADD_FAILURE() << "j = 1e60 accepted: B = " << batch.concentrations[3];
+    } catch (const foehn::Error& e) {
+      const std::string message = e.what();
+      EXPECT_EQ(e.category(), foehn::ErrorCategory::invalid_input) << message;
+      for (const char* part : {"cell 1", "species 'B'", "'jA'"})
+        EXPECT_NE(message.find(part), std::string::npos) << part << " not in: " << message;
+    }
+    const fc::Mechanism robertson =
+        fc::read_mechanism(std::string(FOEHN_MECHANISM_DIR) + "/openatmos_v1/robertson.json");
+    for (auto method : {fc::RosenbrockMethod::rodas3, fc::RosenbrockMethod::rodas4}) {
+      options.method = method;
+      fc::CudaChemistrySolver rob(robertson, options, settings, stream);
+      fc::ChemistryBatch cells = fc::make_batch(robertson, 1);
+      cells.concentrations = {1.0, 0.0, 0.0};
+      fc::ChemistryBatch expected = cells;
+      fc::CpuChemistrySolver cpu(robertson, options);
+      cpu.solve(expected, 40.0);
+      rob.solve(cells, 40.0);
+      EXPECT_NEAR(cells.concentrations[2], expected.concentrations[2],
+                  1e-9 * expected.concentrations[2]);
+      EXPECT_NEAR(cells.concentrations[0] + cells.concentrations[1] + cells.concentrations[2], 1.0,
+                  1e-9);
+    }
+  }
+}

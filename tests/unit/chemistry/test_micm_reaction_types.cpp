@@ -146,7 +146,8 @@ TEST(MicmReactionTypes, V1RefusesWhatTheRatesCannotUse) {
   expect_rejected(
       [] {
         return v1(v1_aerosol(
-            R"({"type": "SURFACE", "gas phase": "gas", "name": "s", "gas-phase species": "X"})"));
+            R"({"type": "SURFACE", "gas phase": "gas", "name": "s", "gas-phase species": "X",
+                "gas-phase products": []})"));
       },
       {"unknown species 'X'"});
   // A per-cell name one reaction's rate already holds.
@@ -154,7 +155,7 @@ TEST(MicmReactionTypes, V1RefusesWhatTheRatesCannotUse) {
       [] {
         return v1(v1_aerosol(
             R"({"type": "USER_DEFINED", "gas phase": "gas", "name": "usr_N2O5_aer.effective_radius",
-                "reactants": [{"species name": "CO"}]},)" +
+                "reactants": [{"species name": "CO"}], "products": []},)" +
             n2o5_uptake));
       },
       {"reaction 1", "'usr_N2O5_aer.effective_radius'"});

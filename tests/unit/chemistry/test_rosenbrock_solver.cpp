@@ -211,8 +211,7 @@ TEST(RosenbrockSolver, LayoutsGiveBitwiseTheReferenceResult) {
         es[r] = batch.external_rates[c * view.external_rate_count + r];
     }
     for (std::int64_t c = 0; c < cells; ++c) {
-      fc::integrate_stored_cell<Layout>(view, p.tableau, p.control, p.absolute_tolerance.data(),
-                                        storage, c, 120.0);
+      fc::integrate_stored_cell<Layout>(view, p.tableau, p.control, p.checks(), storage, c, 120.0);
     }
     for (std::int64_t c = 0; c < cells; ++c) {
       const auto ys = Layout::span(y.data(), c, n, cells);
