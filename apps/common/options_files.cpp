@@ -4,6 +4,7 @@
 #include "options_files.hpp"
 
 #include <fcntl.h>
+#include <petscconf.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -227,8 +228,11 @@ std::string petsc_file_name(const std::string& how, const std::string& name) {
          at = result.find(pattern, at + value.size()))
       result.replace(at, pattern.size(), value);
   };
-  for (const char* fixed : {"PETSC_ARCH", "PETSC_DIR", "PETSC_LIB_DIR", "DISPLAY", "USERNAME",
-                            "HOSTNAME", "PETSC_MAKE"})
+  // PETSc's own build-time values, as PetscStrreplace takes them from petscconf.h.
+  replace_all("${PETSC_ARCH}", PETSC_ARCH);
+  replace_all("${PETSC_DIR}", PETSC_DIR);
+  replace_all("${PETSC_LIB_DIR}", PETSC_LIB_DIR);
+  for (const char* fixed : {"DISPLAY", "USERNAME", "HOSTNAME", "PETSC_MAKE"})
     if (result.find("${" + std::string(fixed) + "}") != std::string::npos)
       refuse(how + ": ${" + fixed +
              "} in a file name is PETSc's own substitution, which this check does not "

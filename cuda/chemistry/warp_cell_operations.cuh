@@ -73,6 +73,14 @@ struct WarpCellOperations {
     __syncwarp();
   }
   __device__ double total(double partial) const { return warp_sum_to_all(partial); }
+  // As SerialCellOperations::store_once: every lane has read the value's inputs before lane 0
+  // writes, and every lane sees the write afterwards.
+  template <class Span>
+  __device__ void store_once(Span into, int index, double value) const {
+    __syncwarp();
+    if (lane == 0) into[index] = value;
+    __syncwarp();
+  }
   // The smallest lane candidate (as SerialCellOperations::lowest), broadcast to every lane.
   __device__ int lowest(double candidate, int none) const {
     for (int offset = 16; offset > 0; offset >>= 1)

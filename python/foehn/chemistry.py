@@ -75,7 +75,7 @@ class Solver:
     number or one per species (default: each species' own); GPU strategy "automatic",
     "thread_per_cell", "block_per_cell" and layout "interleaved", "block_interleaved",
     "per_cell". A cell keeps its last step size from one solve to the next. Values outside
-    foehn-box's ranges (rtol in (0, 1], atol >= 0, max_steps >= 1, steps > 0, max_step 0 or >=
+    foehn-box's ranges (rtol in (0, 1], atol > 0, max_steps >= 1, steps > 0, max_step 0 or >=
     min_step) are refused.
     """
 

@@ -83,7 +83,11 @@ class Mesh:
             count(owned_nodes, "owned_nodes"),
             indices(node_ids, "node_ids", 1).ravel().astype(np.int64, copy=False),
             indices(tets, "tets", 4), count(index_base, "index_base"), bool(fix_orientation))
-        return cls._wrap(handle, comm)
+        mesh = cls._wrap(handle, comm)
+        # A caller's partition carries no boundary triangles (a rank's surface includes its
+        # partition interfaces), so boundary_nodes() refuses rather than answer empty.
+        mesh._boundary_unknown = True
+        return mesh
 
     def write(self, path, point_data=None):
         """Writes the mesh (.vtu for ParaView, or .msh) with optional nodal arrays by name (1, 3
@@ -141,7 +145,14 @@ class Mesh:
         return self._handle.petsc_numbers()
 
     def boundary_nodes(self, tags=None):
-        """Sorted node numbers on the boundary triangles (of the given tags, or all)."""
+        """Sorted node numbers on the boundary triangles (of the given tags, or all). Refused on
+        a mesh from from_partition, which has no boundary triangles: an empty answer there would
+        make a Dirichlet solve "converge" to a wrong solution; give those nodes yourself."""
+        if getattr(self, "_boundary_unknown", False):
+            raise _foehn.InvalidInputError(
+                "boundary_nodes: a mesh from from_partition has no boundary triangles (its "
+                "ranks' surfaces include the partition interfaces); pass the Dirichlet nodes "
+                "you know to the solve")
         faces = self.boundary_faces
         if tags is not None:
             faces = faces[np.isin(self.boundary_tags, np.atleast_1d(tags))]

@@ -62,7 +62,7 @@ void check_solver_settings(const SolverSettings& s) {
   require(s.relative_tolerance > 0.0 && s.relative_tolerance <= 1.0, "rtol", s.relative_tolerance,
           "0 < rtol <= 1");
   for (const double atol : s.absolute_tolerance)
-    require(std::isfinite(atol) && atol >= 0.0, "atol", atol, "finite, >= 0");
+    require(std::isfinite(atol) && atol > 0.0, "atol", atol, "finite, > 0");
   require(s.max_steps >= 1, "max_steps", s.max_steps, ">= 1");
   require(std::isfinite(s.initial_step) && s.initial_step > 0.0, "initial_step", s.initial_step,
           "finite, > 0 s");
@@ -104,8 +104,8 @@ class Solver {
   // concentrations: cells x species, updated in place; the conditions on the host.
   nb::dict solve(AnyMutableDoubles concentrations, HostDoubles temperature, HostDoubles pressure,
                  std::optional<HostDoubles> external_rates, double duration) {
-    if (!std::isfinite(duration) || duration < 0.0)
-      fail(ErrorCategory::invalid_input, "duration: ", duration, " s (finite, >= 0 expected)");
+    if (!std::isfinite(duration) || duration <= 0.0)
+      fail(ErrorCategory::invalid_input, "duration: ", duration, " s (finite, > 0 expected)");
     const std::size_t species = mechanism_.species.size();
     const std::size_t cells = temperature.size();
     if (concentrations.size() != cells * species)

@@ -144,7 +144,8 @@ void register_mesh(nb::module_& module) {
                                                   owned_nodes, points.data(), node_ids.data(),
                                                   tet_count, tets.data(), bytes, index_base,
                                                   orientation_of(fix_orientation), &mesh->handle));
-            add_surface_as_boundary(mesh->handle->serial);
+            // No boundary here: a rank's surface holds its partition interfaces (mesh.py's
+            // boundary_nodes refuses instead).
             return mesh;
           },
           nb::arg("fortran_comm"), nb::arg("points"), nb::arg("owned_nodes"), nb::arg("node_ids"),

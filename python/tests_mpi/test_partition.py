@@ -48,6 +48,9 @@ def test_partitioned_assembly_equals_serial(label, comm):
                                      owned_nodes=owned)
     assert part.distributed and part.owned_node_count == owned
     np.testing.assert_array_equal(part.points, whole.points[local])
+    # A caller's partition has no boundary triangles: refused on every rank, not empty.
+    with pytest.raises(foehn.InvalidInputError, match="no boundary triangles"):
+        part.boundary_nodes()
 
     tensor = np.tile(np.eye(3), (len(local), 1, 1))
     op = foehn.Operator("diffusion", tensor=tensor, source=whole.points[local, 0].copy())

@@ -224,10 +224,16 @@ void throw_if_failed(const ChemistryStepReport& report, std::string_view backend
                               fastest, " ('", reaction.name, "') [", mechanism.equation(reaction),
                               "] at ", first_order_rate, " s^-1 (first order)");
   }
+  // A precision limit is not a state out of range: its remedy is the step or the rates.
+  const bool precision = status == CellStatus::rounding_limited;
   fail(ErrorCategory::invalid_input, "chemistry (", backend, "): cell ", cell,
-       " left the physical range (", cell_status_name(status), "): ", what, reaction_note,
+       precision ? " cannot be integrated in double precision (" : " left the physical range (",
+       cell_status_name(status), "): ", what, reaction_note,
        ". The result would be wrong, so it is refused (", report.failed_cells, " of ", report.cells,
-       " cells failed); check the rates and the cell's inputs");
+       " cells failed); ",
+       precision ? "rate x step is beyond what double precision resolves: check the rates, or "
+                   "lower -chem_max_step"
+                 : "check the rates and the cell's inputs");
 }
 
 }  // namespace foehn::chemistry

@@ -246,8 +246,9 @@ TEST_F(BoxTool, RateConstantThatOverflowsExits2NamingTheReaction) {
 }
 
 // On the GPU, a batch whose per-cell device memory (here the rate constants of 100 000
-// reactions, 0.8 MB a cell) exceeds the free device memory is refused before any allocation,
-// exit 2, naming the cells and the bytes; the host side (4 species, 12 MB) fits.
+// reactions, 0.8 MB a cell: 200 GB for 250 000 cells, more than an H200's 141 GB; 120 000 cells
+// fitted there) exceeds the free device memory is refused before any allocation, exit 2, naming
+// the cells and the bytes; the host side (2 species a cell) fits.
 TEST_F(BoxTool, MoreCellsThanTheGpuHoldsAreRefusedNamingTheBytes) {
   if (foehn::cuda_device_count() == 0) GTEST_SKIP() << "no usable GPU";
   {
@@ -259,11 +260,11 @@ TEST_F(BoxTool, MoreCellsThanTheGpuHoldsAreRefusedNamingTheBytes) {
     out << "]}";
   }
   const RunResult r = run_box_stderr("-mechanism " + path("many.json") +
-                                     " -cells 120000 -concentrations A=1 -duration 1"
+                                     " -cells 250000 -concentrations A=1 -duration 1"
                                      " -foehn_backend cuda -output " +
                                      path("x.csv"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("chemistry on the GPU: 120000 cells ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("chemistry on the GPU: 250000 cells ("), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("of GPU memory, more than the"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(path("x.csv")));
 }

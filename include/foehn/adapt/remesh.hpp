@@ -24,6 +24,9 @@ namespace foehn::adapt {
 // is much finer (0.66: Mmg grades from the kept boundary's sizes), so the prediction errs
 // towards refusing.
 inline constexpr double mmg_nodes_per_complexity = 1.5;
+// Mmg collapses an edge only below 0.6 of its metric length (its LOPTS threshold), so edges down
+// to this fraction of -adapt_hmin remain: bounds on the step are checked against it.
+inline constexpr double mmg_shortest_edge_fraction = 0.6;
 
 struct RemeshOptions {
   // Keep every boundary triangle and its nodes exactly as they are (Mmg's -nosurf). This keeps

@@ -134,6 +134,12 @@ struct SerialCellOperations {
   FOEHN_HD int lowest(double candidate, int none) const {
     return candidate < none ? static_cast<int>(candidate) : -1;
   }
+  // Stores a value every participant computed into the cell's shared arrays: one writer, after
+  // every participant has read what the value was computed from.
+  template <class Span>
+  FOEHN_HD void store_once(Span into, int index, double value) const {
+    into[index] = value;
+  }
 
   template <class Rates, class State, class Forcing>
   FOEHN_HD void forcing(Rates k, State y, Forcing f) const {
@@ -335,14 +341,15 @@ FOEHN_HD void conserved_total(const CellChecks& checks, int c, Span y, double& t
 
 // Every participant computes the totals itself (the same sums in the same order) and writes the
 // same values; `totals` holds value, size and rounding budget per total.
-template <class Span>
-FOEHN_HD void record_conserved_totals(const CellChecks& checks, Span y, Span totals) {
+template <class Span, class Operations>
+FOEHN_HD void record_conserved_totals(const CellChecks& checks, Span y, Span totals,
+                                      const Operations& ops) {
   for (int c = 0; c < checks.conserved_count; ++c) {
     double total = 0.0, size = 0.0;
     conserved_total(checks, c, y, total, size);
-    totals[3 * c] = total;
-    totals[3 * c + 1] = size;
-    totals[3 * c + 2] = 0.0;
+    ops.store_once(totals, 3 * c, total);
+    ops.store_once(totals, 3 * c + 1, size);
+    ops.store_once(totals, 3 * c + 2, 0.0);
   }
 }
 
@@ -351,10 +358,10 @@ FOEHN_HD void record_conserved_totals(const CellChecks& checks, Span y, Span tot
 // and what clipping adds. In exact arithmetic every stage keeps the total (w^T J = 0), so
 // nothing else may; a drift beyond this (rounding in the elimination of stiffly coupled species,
 // where h k approaches 1/eps) is refused.
-template <class Span>
+template <class Span, class Operations>
 FOEHN_HD void add_rounding_budget(const CompiledMechanismView& m, const RosenbrockControl& control,
                                   const CellChecks& checks, Span y_new, Span absolute_rates,
-                                  Span matrix, Span totals) {
+                                  Span matrix, Span totals, const Operations& ops) {
   for (int c = 0; c < checks.conserved_count; ++c) {
     double budget = 0.0;
     for (int e = checks.conserved_start[c]; e < checks.conserved_start[c + 1]; ++e) {
@@ -365,7 +372,9 @@ FOEHN_HD void add_rounding_budget(const CompiledMechanismView& m, const Rosenbro
           (absolute_value(y_new[i]) + absolute_rates[i] * absolute_value(matrix[m.diagonal[i]]));
       budget += absolute_value(checks.conserved_weight[e]) * (rounding + clipped);
     }
-    totals[3 * c + 2] += budget;
+    // A read-modify-write of shared memory: every lane of a warp computes the same sum, one
+    // stores it (store_once), so the budget is added once.
+    ops.store_once(totals, 3 * c + 2, totals[3 * c + 2] + budget);
   }
 }
 
@@ -427,7 +436,7 @@ FOEHN_HD CellStatistics integrate_cell(const CompiledMechanismView& m,
   Span totals = work.shifted((4 + method.stages) * n + m.nonzero_count);
 
   CellStatistics stats;
-  detail::record_conserved_totals(checks, y, totals);
+  detail::record_conserved_totals(checks, y, totals, ops);
   const double max_step = control.max_step > 0.0 ? minimum(control.max_step, duration) : duration;
   double h = first_step > 0.0 ? first_step : control.initial_step;
   h = minimum(maximum(h, control.min_step), max_step);
@@ -467,7 +476,8 @@ FOEHN_HD CellStatistics integrate_cell(const CompiledMechanismView& m,
       const double factor =
           detail::step_size_factor(method, control, error_norm, finite && !negative);
       if (finite && !negative && error_norm <= 1.0) {
-        detail::add_rounding_budget(m, control, checks, y_new, absolute_rates, matrix, totals);
+        detail::add_rounding_budget(m, control, checks, y_new, absolute_rates, matrix, totals,
+                                    ops);
         detail::accept_solution(control, y, y_new, stats, ops);
         t += h;
         ++stats.accepted;

@@ -283,12 +283,16 @@ void check_adapt_bounds(const AdaptOptions& o, const TetMesh& whole, double spee
          " nodes (", brief(at_least.boundary_nodes), " on the kept boundary), more than ",
          node_budget_factor, " x -adapt_nodes ", brief(o.nodes), "; ", remedy);
   }
-  const double cfl = speed * dt / o.h_min;
+  // Mmg leaves edges down to mmg_shortest_edge_fraction of hmin: a bound checked against hmin
+  // itself would pass runs that stop at their first adaptation.
+  const double shortest = adapt::mmg_shortest_edge_fraction * o.h_min;
+  const double cfl = speed * dt / shortest;
   if (cfl > cfl_max)
     fail(ErrorCategory::invalid_input, "-adapt_hmin ", brief(o.h_min), " m: the step of ",
-         brief(dt), " s at U ", brief(speed), " m/s gives CFL ", brief(cfl),
-         " on edges that short, above -cfl_max ", brief(cfl_max),
-         "; use -adapt_hmin >= ", brief(speed * dt / cfl_max),
+         brief(dt), " s at U ", brief(speed), " m/s gives CFL ", brief(cfl), " on the edges of ",
+         brief(shortest), " m that Mmg keeps (", adapt::mmg_shortest_edge_fraction,
+         " x -adapt_hmin), above -cfl_max ", brief(cfl_max), "; use -adapt_hmin >= ",
+         brief(speed * dt / (adapt::mmg_shortest_edge_fraction * cfl_max)),
          " m, a shorter -dt or -cfl, or a larger -cfl_max");
 }
 

@@ -36,6 +36,13 @@ import numpy as np
 
 # Options every foehn-box run of this check takes (the backend, the GPU strategy).
 EXTRA_ARGS = shlex.split(os.environ.get("FOEHN_BOX_ARGS", ""))
+# One CPU thread a run (ctest runs several); -threads is a CPU option only.
+THREADS = [] if "cuda" in EXTRA_ARGS else ["-threads", "1"]
+
+
+def number(value):
+    """A value as foehn-box reads it (NumPy 2's repr would write np.float64(...))."""
+    return repr(float(value))
 
 METHODS = ["ros2", "ros3", "rodas3", "rodas4"]
 SCALES = [1.0, 1e-6, 1e6]
@@ -139,13 +146,14 @@ def run_box(box, mechanism_path, concentrations, externals, duration, method, at
             rtol=None):
     if rtol is None:
         rtol = 1e-9 if method == "ros2" else 1e-11
-    command = [box, "-mechanism", mechanism_path, "-duration", repr(duration),
-               "-chem_method", method, "-chem_rtol", repr(rtol), "-chem_atol", repr(atol),
+    command = [box, "-mechanism", mechanism_path, "-duration", number(duration),
+               "-chem_method", method, "-chem_rtol", number(rtol), "-chem_atol", number(atol),
                "-chem_initial_step", "1e-10", "-chem_max_steps", "300000",
-               "-output", csv_path, "-output_interval", repr(duration), "-threads", "1",
-               "-concentrations", ",".join(f"{k}={v!r}" for k, v in concentrations.items())]
+               "-output", csv_path, "-output_interval", number(duration), *THREADS,
+               "-concentrations", ",".join(f"{k}={number(v)}" for k, v in concentrations.items())]
     if externals:
-        command += ["-external_rates", ",".join(f"{k}={v!r}" for k, v in externals.items())]
+        command += ["-external_rates",
+                    ",".join(f"{k}={number(v)}" for k, v in externals.items())]
     result = subprocess.run(command + EXTRA_ARGS, capture_output=True, text=True, timeout=300)
     if result.returncode != 0:
         return result.returncode, result.stderr.strip(), None
@@ -168,7 +176,7 @@ def check_refusals(box, mechanism_dir, work_dir):
     for j, method in ((1e30, "rodas3"), (1e60, "rodas3"), (1e60, "ros2")):
         command = [box, "-mechanism", path, "-duration", "40", "-chem_method", method,
                    "-concentrations", "A=1e10", "-external_rates", f"jA={j!r}",
-                   "-output", os.path.join(work_dir, "a2b.csv"), "-threads", "1"]
+                   "-output", os.path.join(work_dir, "a2b.csv"), *THREADS]
         result = subprocess.run(command + EXTRA_ARGS, capture_output=True, text=True, timeout=60)
         lines = [line for line in result.stderr.splitlines() if line.strip()]
         label = f"A -> 2 B, j {j:g}, {method}"
