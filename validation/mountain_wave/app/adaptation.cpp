@@ -291,8 +291,8 @@ void check_adapt_bounds(const AdaptOptions& o, const TetMesh& whole, double spee
     fail(ErrorCategory::invalid_input, "-adapt_hmin ", brief(o.h_min), " m: the step of ",
          brief(dt), " s at U ", brief(speed), " m/s gives CFL ", brief(cfl), " on the edges of ",
          brief(shortest), " m that Mmg keeps (", adapt::mmg_shortest_edge_fraction,
-         " x -adapt_hmin), above -cfl_max ", brief(cfl_max), "; use -adapt_hmin >= ",
-         brief(speed * dt / (adapt::mmg_shortest_edge_fraction * cfl_max)),
+         " x -adapt_hmin), above -cfl_max ", brief(cfl_max),
+         "; use -adapt_hmin >= ", brief(speed * dt / (adapt::mmg_shortest_edge_fraction * cfl_max)),
          " m, a shorter -dt or -cfl, or a larger -cfl_max");
 }
 
