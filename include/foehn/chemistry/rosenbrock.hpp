@@ -476,8 +476,7 @@ FOEHN_HD CellStatistics integrate_cell(const CompiledMechanismView& m,
       const double factor =
           detail::step_size_factor(method, control, error_norm, finite && !negative);
       if (finite && !negative && error_norm <= 1.0) {
-        detail::add_rounding_budget(m, control, checks, y_new, absolute_rates, matrix, totals,
-                                    ops);
+        detail::add_rounding_budget(m, control, checks, y_new, absolute_rates, matrix, totals, ops);
         detail::accept_solution(control, y, y_new, stats, ops);
         t += h;
         ++stats.accepted;
