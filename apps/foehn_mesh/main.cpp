@@ -1,14 +1,20 @@
 // foehn-mesh: generate the Mountainwave3D mesh, convert between .msh and .vtu, check a mesh
-// for defects and print its statistics. The first of Foehn's command-line applications.
+// for defects and print its statistics or its quality (as JSON). The first of Foehn's
+// command-line applications.
 
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <ostream>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "foehn/mesh/mesh_files.hpp"
 #include "foehn/mesh/mountain.hpp"
 #include "foehn/mesh/partition.hpp"
+#include "foehn/mesh/quality.hpp"
+#include "foehn/mesh/quality_json.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/statistics.hpp"
 #include "foehn/mesh/validate.hpp"
@@ -31,6 +37,8 @@ constexpr const char* usage =
     "  convert   read -i (.msh or .vtu), validate, write -o (.vtu or .msh)\n"
     "  check     validate -i and list every defect; exit code 2 when invalid\n"
     "  stats     validate -i and print its statistics\n"
+    "  quality   validate -i and print its quality as one JSON object (dihedral angles,\n"
+    "            aspect ratios, edge lengths against -shortest_edge / -longest_edge)\n"
     "example: foehn-mesh generate -o out/mountain.vtu -boundary_o out/mountain_boundary.vtu\n\n";
 
 MeshCheckOptions check_options(const MeshToolOptions& o) {
@@ -98,12 +106,13 @@ void run_generate(const MeshToolOptions& o) {
   print_statistics(std::cout, compute_statistics(mesh));
 }
 
-TetMesh read_and_validate(const MeshToolOptions& o) {
+// `log`: where the repairs of -fix_orientation are reported.
+TetMesh read_and_validate(const MeshToolOptions& o, std::ostream& log = std::cout) {
   TetMesh mesh = read_mesh_file(o.input);
   const MeshCheckResult result = check_mesh(mesh, check_options(o));
   if (result.flipped_tets || result.flipped_boundary_faces)
-    std::cout << "fixed orientation of " << result.flipped_tets << " tets and "
-              << result.flipped_boundary_faces << " boundary triangles\n";
+    log << "fixed orientation of " << result.flipped_tets << " tets and "
+        << result.flipped_boundary_faces << " boundary triangles\n";
   if (!result.ok())
     fail(ErrorCategory::invalid_input, "mesh '", o.input, "' is not valid: ", result.summary());
   return mesh;
@@ -139,6 +148,13 @@ void run_stats(const MeshToolOptions& o) {
   print_statistics(std::cout, compute_statistics(mesh));
 }
 
+// stdout is the JSON object alone (for scripts); the rest goes to stderr.
+void run_quality(const MeshToolOptions& o) {
+  require_input(o, "quality");
+  const TetMesh mesh = read_and_validate(o, std::cerr);
+  std::cout << to_json(mesh_quality(mesh, o.quality_bounds)).dump(2) << "\n";
+}
+
 void run_command(const std::string& command) {
   const MeshToolOptions options = read_mesh_tool_options(command);
   if (help_requested()) return;
@@ -147,8 +163,9 @@ void run_command(const std::string& command) {
   if (command == "convert") return run_convert(options);
   if (command == "check") return run_check(options);
   if (command == "stats") return run_stats(options);
+  if (command == "quality") return run_quality(options);
   fail(ErrorCategory::invalid_input, "unknown command '", command,
-       "' (commands: generate, convert, check, stats; -help for options)");
+       "' (commands: generate, convert, check, stats, quality; -help for options)");
 }
 
 }  // namespace

@@ -66,7 +66,11 @@ MeshToolOptions read_mesh_tool_options(const std::string& command) {
       .flag("-msh_binary", "Write Gmsh output in binary", &binary)
       .flag("-fix_orientation", "Repair inverted tets and inward boundary triangles",
             &o.fix_orientation)
-      .flag("-allow_unused_nodes", "Accept nodes that no tet uses", &o.allow_unused_nodes);
+      .flag("-allow_unused_nodes", "Accept nodes that no tet uses", &o.allow_unused_nodes)
+      .real("-shortest_edge", "quality: count the edges shorter than this, m (0: none)",
+            &o.quality_bounds.shortest, RealRange::at_least(0))
+      .real("-longest_edge", "quality: count the edges longer than this, m (0: none)",
+            &o.quality_bounds.longest, RealRange::at_least(0));
   table.read();
 
   o.gmsh_format.version = msh_version == "2.2" ? GmshVersion::msh22 : GmshVersion::msh41;

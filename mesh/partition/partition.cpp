@@ -28,11 +28,16 @@ idx_t to_idx(std::size_t value, const char* what) {
 
 const char* metis_status_name(int status) {
   switch (status) {
-    case METIS_OK: return "METIS_OK";
-    case METIS_ERROR_INPUT: return "METIS_ERROR_INPUT";
-    case METIS_ERROR_MEMORY: return "METIS_ERROR_MEMORY";
-    case METIS_ERROR: return "METIS_ERROR";
-    default: return "unknown METIS status";
+    case METIS_OK:
+      return "METIS_OK";
+    case METIS_ERROR_INPUT:
+      return "METIS_ERROR_INPUT";
+    case METIS_ERROR_MEMORY:
+      return "METIS_ERROR_MEMORY";
+    case METIS_ERROR:
+      return "METIS_ERROR";
+    default:
+      return "unknown METIS status";
   }
 }
 
@@ -89,14 +94,14 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
   std::vector<idx_t> epart(tets);
   std::vector<idx_t> npart(mesh.node_count());
   const int status = METIS_PartMeshDual(&element_count, &node_count, eptr.data(), eind.data(),
-                                        nullptr, nullptr, &ncommon, &nparts, nullptr,
-                                        metis_options, &objval, epart.data(), npart.data());
+                                        nullptr, nullptr, &ncommon, &nparts, nullptr, metis_options,
+                                        &objval, epart.data(), npart.data());
   if (status != METIS_OK) {
     const ErrorCategory category = status == METIS_ERROR_MEMORY  ? ErrorCategory::out_of_memory
                                    : status == METIS_ERROR_INPUT ? ErrorCategory::invalid_input
                                                                  : ErrorCategory::internal;
-    fail(category, "METIS_PartMeshDual failed for ", tets, " tets into ", parts, " parts: ",
-         metis_status_name(status), " (", status, ")");
+    fail(category, "METIS_PartMeshDual failed for ", tets, " tets into ", parts,
+         " parts: ", metis_status_name(status), " (", status, ")");
   }
   std::vector<std::int32_t> result(tets);
   for (std::size_t t = 0; t < tets; ++t) {
@@ -104,6 +109,99 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
       fail(ErrorCategory::internal, "METIS returned part ", epart[t], " for tet ", t);
     }
     result[t] = static_cast<std::int32_t>(epart[t]);
+  }
+  return result;
+}
+
+std::vector<std::int32_t> partition_elements_avoiding(const TetMesh& mesh, int parts,
+                                                      const std::vector<char>& avoid,
+                                                      int avoid_cost,
+                                                      const PartitionOptions& options) {
+  const std::size_t tets = mesh.tet_count();
+  if (parts < 1 || static_cast<std::size_t>(parts) > tets)
+    fail(ErrorCategory::invalid_input, "cannot split ", tets, " tets into ", parts, " parts");
+  if (!(options.imbalance_tolerance >= 1.0) || options.imbalance_tolerance > 10.0)
+    fail(ErrorCategory::invalid_input, "partition imbalance tolerance must be in [1, 10], got ",
+         options.imbalance_tolerance);
+  if (avoid.size() != mesh.node_count())
+    fail(ErrorCategory::invalid_input, "partition_elements_avoiding: ", avoid.size(),
+         " node flags for ", mesh.node_count(), " nodes");
+  if (avoid_cost < 1 || avoid_cost > 10000)
+    fail(ErrorCategory::invalid_input, "partition_elements_avoiding: avoid_cost ", avoid_cost,
+         " is not in [1, 10000]");
+  check_tets(mesh);
+  if (parts == 1) return std::vector<std::int32_t>(tets, 0);
+  // The face-adjacency graph, by sorting the tets' faces.
+  struct Face {
+    std::array<std::int32_t, 3> nodes;
+    std::int32_t tet;
+  };
+  std::vector<Face> faces;
+  faces.reserve(4 * tets);
+  for (std::size_t t = 0; t < tets; ++t)
+    for (int skip = 0; skip < 4; ++skip) {
+      Face f{{}, static_cast<std::int32_t>(t)};
+      int k = 0;
+      for (int c = 0; c < 4; ++c)
+        if (c != skip) f.nodes[static_cast<std::size_t>(k++)] = mesh.tets[t][c];
+      std::sort(f.nodes.begin(), f.nodes.end());
+      faces.push_back(f);
+    }
+  std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) {
+    return a.nodes != b.nodes ? a.nodes < b.nodes : a.tet < b.tet;
+  });
+  std::vector<idx_t> degree(tets + 1, 0);
+  struct Edge {
+    std::int32_t a, b;
+    idx_t cost;
+  };
+  std::vector<Edge> edges;
+  edges.reserve(2 * tets);
+  for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
+    if (faces[i].nodes != faces[i + 1].nodes) continue;
+    const bool avoided = avoid[static_cast<std::size_t>(faces[i].nodes[0])] ||
+                         avoid[static_cast<std::size_t>(faces[i].nodes[1])] ||
+                         avoid[static_cast<std::size_t>(faces[i].nodes[2])];
+    edges.push_back({faces[i].tet, faces[i + 1].tet, avoided ? avoid_cost : 1});
+    ++degree[static_cast<std::size_t>(faces[i].tet) + 1];
+    ++degree[static_cast<std::size_t>(faces[i + 1].tet) + 1];
+    ++i;
+  }
+  faces = {};
+  to_idx(2 * edges.size(), "graph edges");
+  for (std::size_t t = 0; t < tets; ++t) degree[t + 1] += degree[t];
+  std::vector<idx_t> xadj(degree), adjncy(2 * edges.size()), adjwgt(2 * edges.size());
+  for (const Edge& e : edges) {
+    const auto at_a = static_cast<std::size_t>(degree[static_cast<std::size_t>(e.a)]++);
+    const auto at_b = static_cast<std::size_t>(degree[static_cast<std::size_t>(e.b)]++);
+    adjncy[at_a] = e.b;
+    adjwgt[at_a] = e.cost;
+    adjncy[at_b] = e.a;
+    adjwgt[at_b] = e.cost;
+  }
+  idx_t metis_options[METIS_NOPTIONS];
+  METIS_SetDefaultOptions(metis_options);
+  metis_options[METIS_OPTION_NUMBERING] = 0;
+  metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed);
+  metis_options[METIS_OPTION_UFACTOR] =
+      static_cast<idx_t>(std::lround((options.imbalance_tolerance - 1.0) * 1000.0));
+  idx_t vertices = to_idx(tets, "tets"), constraints = 1, nparts = parts, objval = 0;
+  std::vector<idx_t> part(tets);
+  const int status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
+                                         nullptr, nullptr, adjwgt.data(), &nparts, nullptr, nullptr,
+                                         metis_options, &objval, part.data());
+  if (status != METIS_OK) {
+    const ErrorCategory category = status == METIS_ERROR_MEMORY  ? ErrorCategory::out_of_memory
+                                   : status == METIS_ERROR_INPUT ? ErrorCategory::invalid_input
+                                                                 : ErrorCategory::internal;
+    fail(category, "METIS_PartGraphKway failed for ", tets, " tets into ", parts,
+         " parts: ", metis_status_name(status), " (", status, ")");
+  }
+  std::vector<std::int32_t> result(tets);
+  for (std::size_t t = 0; t < tets; ++t) {
+    if (part[t] < 0 || part[t] >= nparts)
+      fail(ErrorCategory::internal, "METIS returned part ", part[t], " for tet ", t);
+    result[t] = static_cast<std::int32_t>(part[t]);
   }
   return result;
 }

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "foehn/mesh/mesh_files.hpp"
+#include "foehn/mesh/quality.hpp"
 #include "foehn/mesh/validate.hpp"
 #include "support/run_command.hpp"
 #include "support/temp_dir.hpp"
@@ -71,6 +72,25 @@ TEST_F(MeshTool, ConvertsBetweenGmshAndVtk) {
   foehn::TetMesh from_vtu = foehn::read_mesh_file(path("m.vtu"));
   EXPECT_EQ(from_msh.nodes, from_vtu.nodes);
   EXPECT_EQ(from_msh.tets, from_vtu.tets);
+}
+
+// stdout is one JSON object (dump(2): one "key": value a line), the numbers mesh_quality gives.
+TEST_F(MeshTool, PrintsTheQualityAsJson) {
+  ASSERT_EQ(
+      run_mesh_tool("generate -cells_x 6 -cells_y 5 -cells_z 4 -o " + path("m.vtu")).exit_code, 0);
+  const RunResult r = run_mesh_tool("quality -i " + path("m.vtu") + " -shortest_edge 3000");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const foehn::MeshQuality q = foehn::mesh_quality(foehn::read_mesh_file(path("m.vtu")), {3000, 0});
+  ASSERT_GT(q.edges_below, 0u);
+  EXPECT_EQ(r.output.substr(0, 1), "{") << r.output;
+  for (const std::string& line :
+       {"\"tets\": " + std::to_string(q.tets), "\"edges\": " + std::to_string(q.edges),
+        "\"edges_below\": " + std::to_string(q.edges_below), std::string("\"edges_above\": 0"),
+        std::string("\"worst_aspect_ratio\": ")})
+    EXPECT_NE(r.output.find(line), std::string::npos) << line << " in\n" << r.output;
+  expect_bad_input(run_mesh_tool("quality"), "quality needs an input mesh");
+  expect_bad_input(run_mesh_tool("quality -i " + path("m.vtu") + " -longest_edge -1"),
+                   "-longest_edge");
 }
 
 TEST_F(MeshTool, ChecksAValidMesh) {

@@ -127,6 +127,58 @@ TEST_F(AdaptiveMountainWave, ARestartAcrossAnAdaptationContinuesBitwise) {
   EXPECT_NE(missing.output.find("adapted_mesh_000002.vtu"), std::string::npos) << missing.output;
 }
 
+// -adapt_overlap 1: Mmg runs on rank 0's host threads while the steps go on; each new mesh
+// takes over one interval after the state it was made from, and every cycle says so. Two
+// remesh parts exercise the parallel remesh inside the run. A checkpoint written while a remesh
+// runs waits for it and records it, so that a restart from there (between two adaptation points,
+// and at one, where the take-over comes first) ends bitwise where the uninterrupted run ends.
+TEST_F(AdaptiveMountainWave, AnOverlappedAdaptationTakesOverOneIntervalLaterAndRestartsBitwise) {
+  const std::string options =
+      "-mesh_cells 8,8,4 -dt 12 -end_time 120 -adapt_interval 2 -adapt_hmin 500 -vtk 0 "
+      "-output_interval 120 -foehn_backend cpu -adapt_overlap 1 -adapt_remesh_parts 2 ";
+  const RunResult whole = run(options + "-checkpoint_interval 1 -output_dir whole");
+  ASSERT_EQ(whole.exit_code, 0) << whole.output;
+  const nlohmann::json record = run_json("whole");
+  const long long steps = record["steps"];
+  ASSERT_GT(steps, 6);
+  EXPECT_TRUE(record["adapt_overlap"].get<bool>());
+  const nlohmann::json& cycles = record["adaptations"];
+  ASSERT_GE(cycles.size(), 2u) << record.dump(1);
+  for (std::size_t k = 0; k < cycles.size(); ++k) {
+    SCOPED_TRACE(k);
+    EXPECT_EQ(cycles[k]["step"], 2 * (k + 1));
+    EXPECT_EQ(cycles[k]["step_taken_over"], 2 * (k + 2));
+    EXPECT_TRUE(cycles[k]["overlapped"].get<bool>());
+    EXPECT_EQ(cycles[k]["remesh"]["parts"], 2);
+    EXPECT_GE(cycles[k]["remesh"]["passes"], 2);
+    const nlohmann::json& quality = cycles[k]["quality"];
+    EXPECT_GT(quality["min_dihedral_degrees"].get<double>(), 0.0);
+    EXPECT_GE(quality["dihedral_percentile_1_degrees"].get<double>(),
+              quality["min_dihedral_degrees"].get<double>());
+    EXPECT_GE(quality["worst_aspect_ratio"].get<double>(), 1.0);
+    EXPECT_GT(quality["shortest_edge"].get<double>(), 0.0);
+  }
+  EXPECT_NE(whole.output.find("taken over at step 4"), std::string::npos) << whole.output;
+  char last[64];
+  std::snprintf(last, sizeof last, "sections_%06lld.h5", steps);
+  const auto sections = [&](const std::string& folder) {
+    std::ifstream in(folder_.path() / folder / last, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string expected = sections("whole");
+  ASSERT_GT(expected.size(), 1000u);
+  for (const char* step : {"5", "6"}) {
+    SCOPED_TRACE(step);
+    const std::string folder = std::string("from") + step;
+    const RunResult r =
+        run(options + "-restart whole/checkpoint_00000" + step + ".h5 -output_dir " + folder);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find("the remesh made at step 4 takes over"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("taken over at step 6"), std::string::npos) << r.output;
+    EXPECT_EQ(sections(folder), expected);
+  }
+}
+
 TEST_F(AdaptiveMountainWave, OptionsThatCannotWorkAreRefused) {
   const auto refused = [&](const std::string& arguments, const std::string& mention) {
     const RunResult r = run("-vtk 0 -sections 0 -output_dir out -mesh_cells 4,4,2 " + arguments);
@@ -138,6 +190,8 @@ TEST_F(AdaptiveMountainWave, OptionsThatCannotWorkAreRefused) {
   refused("-adapt_interval 2 -mesh_partition slabs", "-mesh_partition metis");
   refused("-adapt_interval 2 -tracer_columns 2 -tracer_levels 2", "-tracer_columns");
   refused("-adapt_interval -3", "-adapt_interval");
+  refused("-adapt_interval 2 -adapt_overlap 2", "-adapt_overlap");
+  refused("-adapt_interval 2 -adapt_remesh_parts -1", "-adapt_remesh_parts");
   refused("-adapt_interval 2 -adapt_gradation 0.5", "-adapt_gradation 0.5");
 }
 

@@ -25,6 +25,17 @@ struct PartitionOptions {
 std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
                                              const PartitionOptions& options = {});
 
+// As partition_elements, but METIS (METIS_PartGraphKway on the face-adjacency graph) is told
+// that cutting a face with a node flagged in `avoid` (one flag per node) costs `avoid_cost`
+// faces: the parts' interfaces keep off those nodes wherever the balance allows. The parallel
+// remesh uses it to move its interfaces off the nodes that were frozen before.
+// Throws as partition_elements; invalid_input also for `avoid` of the wrong size or avoid_cost
+// outside [1, 10000].
+std::vector<std::int32_t> partition_elements_avoiding(const TetMesh& mesh, int parts,
+                                                      const std::vector<char>& avoid,
+                                                      int avoid_cost = 100,
+                                                      const PartitionOptions& options = {});
+
 struct PartitionStats {
   int parts = 0;                                // max part index + 1
   std::vector<std::int64_t> elements_per_part;  // tets in each part

@@ -9,9 +9,11 @@
 #include "boundary_conditions.hpp"
 #include "foehn/adapt/device_metric.hpp"
 #include "foehn/adapt/metric.hpp"
+#include "foehn/adapt/parallel_remesh.hpp"
 #include "foehn/adapt/remesh.hpp"
 #include "foehn/adapt/transfer.hpp"
 #include "foehn/mesh/geometry.hpp"
+#include "foehn/mesh/quality_json.hpp"
 #include "foehn/mesh/reorder.hpp"
 #include "foehn/mesh/vtk_io.hpp"
 #include "foehn/petsc/mpi_collective.hpp"
@@ -173,6 +175,132 @@ ModelState scatter_state(const petsc::DistributedMesh& mesh, ModelState& whole_s
 
 }  // namespace
 
+ModelState gather_state(const petsc::DistributedMesh& mesh, const ModelState& state) {
+  ModelState gathered = state;
+  for (const FieldRef& field : fields_of(gathered))
+    *field.values = petsc::gather_to_input_numbering(mesh, *field.values, field.components);
+  return gathered;
+}
+
+std::vector<adapt::Sym3<double>> adaptation_metric(const TetMesh& whole, ModelState& gathered,
+                                                   const AdaptOptions& options, AdaptCycle& cycle) {
+  const Stopwatch watch;
+  std::vector<char> on_boundary(whole.node_count(), 0);
+  for (const Triangle& face : whole.boundary_faces)
+    for (const std::int32_t n : face) on_boundary[static_cast<std::size_t>(n)] = 1;
+  cycle.boundary_nodes = std::count(on_boundary.begin(), on_boundary.end(), 1);
+  // At least a tenth of the nodes asked for go inside, however large the boundary.
+  const double interior =
+      std::max(options.nodes - static_cast<double>(cycle.boundary_nodes), 0.1 * options.nodes);
+  auto metric = state_metric(whole, gathered, options,
+                             interior / options.interior_nodes_per_complexity, cycle.complexity);
+  cycle.metric = watch.seconds();
+  return metric;
+}
+
+RemeshedMesh remesh_to_metric(const TetMesh& whole, std::span<const adapt::Sym3<double>> metric,
+                              const AdaptOptions& options, AdaptCycle cycle,
+                              const std::filesystem::path& mesh_file) {
+  const Stopwatch watch;
+  if (options.write_metric) {
+    TetMesh input = whole;
+    MeshField field{"metric", 9, std::vector<double>(9 * metric.size())};
+    for (std::size_t n = 0; n < metric.size(); ++n) {
+      const adapt::Sym3<double>& m = metric[n];
+      const double full[9] = {m.xx, m.xy, m.xz, m.xy, m.yy, m.yz, m.xz, m.yz, m.zz};
+      std::copy(full, full + 9, field.values.begin() + 9 * static_cast<std::ptrdiff_t>(n));
+    }
+    input.node_fields = {std::move(field)};
+    input.tet_fields.clear();
+    char name[64];
+    std::snprintf(name, sizeof name, "adapt_metric_%06lld.vtu", static_cast<long long>(cycle.step));
+    write_vtu(input, mesh_file.parent_path() / name);
+  }
+  adapt::RemeshOptions remesh_options;
+  remesh_options.gradation = options.gradation;
+  remesh_options.nodes_per_complexity = options.interior_nodes_per_complexity;
+  remesh_options.max_nodes = node_budget_factor * options.nodes;
+  check_predicted_nodes(whole, metric, options, remesh_options, cycle);
+  adapt::ParallelRemeshOptions parallel;
+  parallel.parts = options.remesh_parts;
+  parallel.threads = options.remesh_threads;
+  adapt::ParallelRemeshReport report;
+  RemeshedMesh remeshed;
+  remeshed.mesh = adapt::remesh_in_parallel(whole, metric, remesh_options, parallel, &report);
+  cycle.remesh_threads = report.threads;
+  cycle.remesh_passes = std::max(1, static_cast<int>(report.passes.size()));
+  cycle.remesh_parts = report.passes.empty() ? 1 : report.passes.front().parts;
+  cycle.incomplete = report.incomplete;
+  if (report.incomplete)
+    fail(ErrorCategory::internal, "the adaptation at step ", cycle.step,
+         ": Mmg could not finish (MMG5_LOWFAILURE) remeshing ", whole.node_count(),
+         " nodes to a metric predicted to give ", cycle.predicted_nodes, " nodes (it made ",
+         report.nodes, "); the run stops rather than continue on a half-adapted mesh");
+  cycle.shortest_edge = report.shortest_edge;
+  cycle.edge_bounds = EdgeBounds{options.h_min, options.h_max};
+  cycle.quality = mesh_quality(remeshed.mesh, cycle.edge_bounds);
+  write_vtu(remeshed.mesh, mesh_file);
+  reorder_for_locality(remeshed.mesh);
+  mark_boundary_kinds(remeshed.mesh);
+  cycle.remesh = watch.seconds();
+  remeshed.cycle = cycle;
+  return remeshed;
+}
+
+petsc::DistributedMesh take_over(const petsc::DistributedMesh& mesh, ModelState& gathered,
+                                 TetMesh& whole, RemeshedMesh* remeshed, ModelState& adapted_state,
+                                 AdaptCycle& cycle) {
+  Stopwatch watch;
+  ModelState moved;
+  petsc::detail::run_collectively(mesh.comm, [&] {
+    if (mesh.rank != 0) return;
+    // The remesh's numbers, with what was measured here before (the gather, the wait).
+    const AdaptCycle before = cycle;
+    cycle = remeshed->cycle;
+    cycle.gather = before.gather;
+    cycle.waited = before.waited;
+    cycle.overlapped = before.overlapped;
+    cycle.step_taken_over = before.step_taken_over;
+    moved = move_state(whole, gathered, remeshed->mesh, cycle.on_device_transfer, cycle);
+    cycle.transfer = watch.lap();
+  });
+  petsc::DistributedMesh distributed =
+      petsc::distribute_mesh(mesh.comm, mesh.rank == 0 ? &remeshed->mesh : nullptr);
+  adapted_state = scatter_state(distributed, moved);
+  // What rank 0 measured, on every rank (the node calibration is taken from it).
+  std::array<double, 12> measured{cycle.complexity,
+                                  static_cast<double>(cycle.boundary_nodes),
+                                  cycle.tracer_correction,
+                                  cycle.predicted_nodes,
+                                  cycle.shortest_edge,
+                                  static_cast<double>(cycle.remesh_parts),
+                                  static_cast<double>(cycle.remesh_threads),
+                                  static_cast<double>(cycle.remesh_passes),
+                                  static_cast<double>(cycle.step),
+                                  cycle.metric,
+                                  cycle.remesh,
+                                  cycle.transfer};
+  FOEHN_MPI_CHECK(MPI_Bcast(measured.data(), 12, MPI_DOUBLE, 0, mesh.comm));
+  cycle.complexity = measured[0];
+  cycle.boundary_nodes = static_cast<std::int64_t>(measured[1]);
+  cycle.tracer_correction = measured[2];
+  cycle.predicted_nodes = measured[3];
+  cycle.shortest_edge = measured[4];
+  cycle.remesh_parts = static_cast<int>(measured[5]);
+  cycle.remesh_threads = static_cast<int>(measured[6]);
+  cycle.remesh_passes = static_cast<int>(measured[7]);
+  cycle.step = static_cast<std::int64_t>(measured[8]);
+  cycle.metric = measured[9];
+  cycle.remesh = measured[10];
+  cycle.transfer = measured[11];
+  if (mesh.rank == 0) whole = std::move(remeshed->mesh);
+  cycle.distribute = watch.lap();
+  cycle.nodes_before = mesh.global_nodes;
+  cycle.nodes_after = distributed.global_nodes;
+  cycle.tets_after = distributed.global_tets;
+  return distributed;
+}
+
 petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelState& state,
                              TetMesh& whole, const AdaptOptions& options,
                              const std::filesystem::path& mesh_file, ModelState& adapted_state,
@@ -180,66 +308,17 @@ petsc::DistributedMesh adapt(const petsc::DistributedMesh& mesh, const ModelStat
   Stopwatch watch;
   cycle = AdaptCycle{};
   cycle.step = state.step;
-  cycle.nodes_before = mesh.global_nodes;
-  ModelState gathered = state;
-  for (const FieldRef& field : fields_of(gathered))
-    *field.values = petsc::gather_to_input_numbering(mesh, *field.values, field.components);
+  cycle.step_taken_over = state.step;
+  cycle.on_device_transfer = options.on_device;
+  ModelState gathered = gather_state(mesh, state);
   cycle.gather = watch.lap();
-
-  TetMesh adapted;
-  ModelState moved;
+  RemeshedMesh remeshed;
   petsc::detail::run_collectively(mesh.comm, [&] {
     if (mesh.rank != 0) return;
-    std::vector<char> on_boundary(whole.node_count(), 0);
-    for (const Triangle& face : whole.boundary_faces)
-      for (const std::int32_t n : face) on_boundary[static_cast<std::size_t>(n)] = 1;
-    cycle.boundary_nodes = std::count(on_boundary.begin(), on_boundary.end(), 1);
-    // At least a tenth of the nodes asked for go inside, however large the boundary.
-    const double interior =
-        std::max(options.nodes - static_cast<double>(cycle.boundary_nodes), 0.1 * options.nodes);
-    const auto metric =
-        state_metric(whole, gathered, options, interior / options.interior_nodes_per_complexity,
-                     cycle.complexity);
-    cycle.metric = watch.lap();
-    adapt::RemeshOptions remesh_options;
-    remesh_options.gradation = options.gradation;
-    remesh_options.nodes_per_complexity = options.interior_nodes_per_complexity;
-    remesh_options.max_nodes = node_budget_factor * options.nodes;
-    check_predicted_nodes(whole, metric, options, remesh_options, cycle);
-    adapt::RemeshReport report;
-    adapted = adapt::remesh(whole, metric, remesh_options, &report);
-    cycle.incomplete = report.incomplete;
-    if (report.incomplete)
-      fail(ErrorCategory::internal, "the adaptation at step ", cycle.step,
-           ": Mmg could not finish (MMG5_LOWFAILURE) remeshing ", whole.node_count(),
-           " nodes to a metric predicted to give ", cycle.predicted_nodes, " nodes (it made ",
-           report.nodes, "); the run stops rather than continue on a half-adapted mesh");
-    cycle.shortest_edge = report.shortest_edge;
-    write_vtu(adapted, mesh_file);
-    reorder_for_locality(adapted);
-    mark_boundary_kinds(adapted);
-    cycle.remesh = watch.lap();
-    moved = move_state(whole, gathered, adapted, options.on_device, cycle);
-    cycle.transfer = watch.lap();
+    const auto metric = adaptation_metric(whole, gathered, options, cycle);
+    remeshed = remesh_to_metric(whole, metric, options, cycle, mesh_file);
   });
-  petsc::DistributedMesh distributed =
-      petsc::distribute_mesh(mesh.comm, mesh.rank == 0 ? &adapted : nullptr);
-  adapted_state = scatter_state(distributed, moved);
-  // What rank 0 measured, on every rank (the node calibration is taken from it).
-  std::array<double, 5> measured{cycle.complexity, static_cast<double>(cycle.boundary_nodes),
-                                 cycle.tracer_correction, cycle.predicted_nodes,
-                                 cycle.shortest_edge};
-  FOEHN_MPI_CHECK(MPI_Bcast(measured.data(), 5, MPI_DOUBLE, 0, mesh.comm));
-  cycle.complexity = measured[0];
-  cycle.boundary_nodes = static_cast<std::int64_t>(measured[1]);
-  cycle.tracer_correction = measured[2];
-  cycle.predicted_nodes = measured[3];
-  cycle.shortest_edge = measured[4];
-  if (mesh.rank == 0) whole = std::move(adapted);
-  cycle.distribute = watch.lap();
-  cycle.nodes_after = distributed.global_nodes;
-  cycle.tets_after = distributed.global_tets;
-  return distributed;
+  return take_over(mesh, gathered, whole, &remeshed, adapted_state, cycle);
 }
 
 void check_adapt_bounds(const AdaptOptions& o, const TetMesh& whole, double speed, double dt,
@@ -305,25 +384,32 @@ std::filesystem::path adapted_mesh_file(const std::filesystem::path& folder, std
 nlohmann::json to_json(const std::vector<AdaptCycle>& cycles) {
   nlohmann::json all = nlohmann::json::array();
   for (const AdaptCycle& c : cycles)
-    all.push_back({{"step", c.step},
-                   {"nodes_before", c.nodes_before},
-                   {"nodes_after", c.nodes_after},
-                   {"tets_after", c.tets_after},
-                   {"metric_complexity", c.complexity},
-                   {"predicted_nodes", c.predicted_nodes},
-                   {"shortest_edge", c.shortest_edge},
-                   {"cfl", c.cfl},
-                   {"boundary_nodes", c.boundary_nodes},
-                   {"incomplete", c.incomplete},
-                   {"seconds",
-                    {{"total", c.total()},
-                     {"gather", c.gather},
-                     {"metric", c.metric},
-                     {"remesh", c.remesh},
-                     {"transfer", c.transfer},
-                     {"distribute", c.distribute},
-                     {"new_model", c.setup}}},
-                   {"tracer_correction", c.tracer_correction}});
+    all.push_back(
+        {{"step", c.step},
+         {"nodes_before", c.nodes_before},
+         {"nodes_after", c.nodes_after},
+         {"tets_after", c.tets_after},
+         {"metric_complexity", c.complexity},
+         {"predicted_nodes", c.predicted_nodes},
+         {"shortest_edge", c.shortest_edge},
+         {"cfl", c.cfl},
+         {"boundary_nodes", c.boundary_nodes},
+         {"incomplete", c.incomplete},
+         {"seconds",
+          {{"total", c.total()},
+           {"gather", c.gather},
+           {"metric", c.metric},
+           {"remesh", c.remesh},
+           {"transfer", c.transfer},
+           {"distribute", c.distribute},
+           {"new_model", c.setup}}},
+         {"tracer_correction", c.tracer_correction},
+         {"step_taken_over", c.step_taken_over},
+         {"overlapped", c.overlapped},
+         {"waited_seconds", c.waited},
+         {"remesh",
+          {{"parts", c.remesh_parts}, {"threads", c.remesh_threads}, {"passes", c.remesh_passes}}},
+         {"quality", to_json(c.quality)}});
   return all;
 }
 
@@ -347,17 +433,24 @@ CheckpointInfo adaptive_restart_info(const AdaptOptions& options,
 }
 
 std::string describe(const AdaptCycle& c) {
-  char line[768];
+  const std::string overlap =
+      c.overlapped ? detail::concat(", behind the steps, taken over at step ", c.step_taken_over,
+                                    " after waiting ", brief(c.waited), " s")
+                   : std::string();
+  char line[1280];
   std::snprintf(line, sizeof line,
                 "adapted at step %lld: %lld -> %lld nodes (metric complexity %.0f, predicted "
                 "%.0f nodes), %lld tets%s, shortest edge %.3g m (CFL %.3g); %.2f s (gather %.2f, "
                 "metric %.2f, remesh %.2f, transfer %.2f, distribute %.2f, new model %.2f); "
-                "tracers rescaled by up to %.1e",
+                "tracers rescaled by up to %.1e; Mmg on %d part%s, %d thread%s, %d pass%s%s; %s",
                 static_cast<long long>(c.step), static_cast<long long>(c.nodes_before),
                 static_cast<long long>(c.nodes_after), c.complexity, c.predicted_nodes,
                 static_cast<long long>(c.tets_after), c.incomplete ? " (Mmg incomplete)" : "",
                 c.shortest_edge, c.cfl, c.total(), c.gather, c.metric, c.remesh, c.transfer,
-                c.distribute, c.setup, c.tracer_correction);
+                c.distribute, c.setup, c.tracer_correction, c.remesh_parts,
+                c.remesh_parts == 1 ? "" : "s", c.remesh_threads, c.remesh_threads == 1 ? "" : "s",
+                c.remesh_passes, c.remesh_passes == 1 ? "" : "es", overlap.c_str(),
+                describe(c.quality, c.edge_bounds).c_str());
   return line;
 }
 

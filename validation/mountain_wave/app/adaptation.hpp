@@ -10,9 +10,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "foehn/adapt/metric_math.hpp"
+#include "foehn/mesh/quality.hpp"
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
 #include "io/checkpoint.hpp"
@@ -35,6 +38,23 @@ struct AdaptOptions {
   double interior_nodes_per_complexity = 1.5;
   double norm_order = 2;   // -adapt_norm: p of the L^p normalisation
   double gradation = 1.3;  // -adapt_gradation: Mmg's -hgrad (0: off)
+  // -adapt_remesh_parts: the parts Mmg remeshes at once (adapt::remesh_in_parallel; 0: one per
+  // thread, fewer on a small mesh, so the mesh then depends on the host; 1: serial Mmg).
+  int remesh_parts = 0;
+  // -adapt_remesh_threads: host threads on rank 0 running them (0: all its cores). The mesh
+  // depends on the parts, not on the threads.
+  int remesh_threads = 0;
+  // -adapt_overlap: the remesh runs on rank 0's host threads while the GPU steps on, and the new
+  // mesh takes over at the next adaptation point with the then-current state (overlapped_
+  // adaptation.hpp). Off: the run waits for each remesh.
+  // -adapt_write_metric: each remesh's input, the mesh with the metric as the 3 x 3 node field
+  // "metric", written as adapt_metric_<step>.vtu beside the adapted mesh.
+  bool write_metric = false;
+  // -1 (auto): on with the CUDA backend, where the host's cores are otherwise idle.
+  int overlap = -1;
+  bool overlapped(bool cuda_backend) const noexcept {
+    return overlap == 1 || (overlap == -1 && cuda_backend);
+  }
   // The metric and the point location of the transfer on rank 0's GPU
   // (adapt::DeviceMetricBuilder, adapt::locate_points_on_device) rather than its host: set for
   // the CUDA backend. The metrics agree to round-off, not bitwise (the device's pow).
@@ -61,10 +81,16 @@ void check_adapt_bounds(const AdaptOptions& options, const TetMesh& whole, doubl
 
 // What one adaptation cost and gave, in seconds of wall time on rank 0 (the others wait).
 struct AdaptCycle {
-  std::int64_t step = 0;
+  std::int64_t step = 0;             // the step whose state the mesh was adapted to
+  std::int64_t step_taken_over = 0;  // the step at which the new mesh took over (overlapped: later)
   std::int64_t nodes_before = 0, nodes_after = 0, tets_after = 0;
   double gather = 0, metric = 0, remesh = 0, transfer = 0, distribute = 0;
-  double setup = 0;                 // the new model, set by the caller
+  double setup = 0;  // the new model, set by the caller
+  // -adapt_overlap 1: the remesh ran on host threads while the GPU stepped on; `waited` is the
+  // part of it the steps did not hide (the run waited for it at the take-over or a checkpoint).
+  bool overlapped = false;
+  double waited = 0;
+  bool on_device_transfer = false;  // the point location on rank 0's GPU (AdaptOptions)
   double complexity = 0;            // of the metric Mmg was given
   std::int64_t boundary_nodes = 0;  // kept as they were
   double predicted_nodes = 0;       // adapt::predict_nodes's count for the metric, before Mmg
@@ -73,9 +99,41 @@ struct AdaptCycle {
   bool incomplete = false;          // Mmg could not finish (refused: an error)
   std::size_t outside = 0;          // new nodes outside the old mesh (none with the boundary kept)
   double tracer_correction = 0;     // the largest |factor - 1| of the conservative rescaling
+  int remesh_parts = 1, remesh_threads = 1, remesh_passes = 0;  // of adapt::remesh_in_parallel
+  // Rank 0's: the new mesh's quality, its edge lengths against -adapt_hmin / -adapt_hmax.
+  MeshQuality quality;
+  EdgeBounds edge_bounds;
 
-  double total() const noexcept { return gather + metric + remesh + transfer + distribute + setup; }
+  // The seconds the run spent on it: the remesh itself only where it was not overlapped.
+  double total() const noexcept {
+    return gather + metric + (overlapped ? waited : remesh) + transfer + distribute + setup;
+  }
 };
+
+// The phases of an adaptation, for the synchronous one (adapt) and the overlapped one
+// (BackgroundRemesh, overlapped_adaptation.hpp).
+// Collective: `state` on rank 0 in the whole mesh's numbering (other ranks' copy is left empty).
+ModelState gather_state(const petsc::DistributedMesh& mesh, const ModelState& state);
+// Rank 0, on the calling thread (its GPU with options.on_device): the metric of the gathered
+// state on `whole`; sets the cycle's boundary nodes, complexity and metric seconds.
+std::vector<adapt::Sym3<double>> adaptation_metric(const TetMesh& whole, ModelState& gathered,
+                                                   const AdaptOptions& options, AdaptCycle& cycle);
+// What rank 0 made of the metric without any other rank: the new mesh (written to `mesh_file`
+// as Mmg made it, then reordered for locality, with boundary kinds) and the cycle so far.
+struct RemeshedMesh {
+  TetMesh mesh;
+  AdaptCycle cycle;
+};
+// Rank 0, on any thread (host only): Mmg on the host's cores (-adapt_remesh_parts/threads).
+RemeshedMesh remesh_to_metric(const TetMesh& whole, std::span<const adapt::Sym3<double>> metric,
+                              const AdaptOptions& options, AdaptCycle cycle,
+                              const std::filesystem::path& mesh_file);
+// Collective: the new mesh takes over. Rank 0's `gathered` (the current state on `whole`) is
+// moved onto remeshed->mesh, which is distributed; `whole` becomes it and `cycle` gets the
+// remesh's numbers (on every rank) with the gather and wait measured before.
+petsc::DistributedMesh take_over(const petsc::DistributedMesh& mesh, ModelState& gathered,
+                                 TetMesh& whole, RemeshedMesh* remeshed, ModelState& adapted_state,
+                                 AdaptCycle& cycle);
 
 // Collective. Adapts rank 0's `whole` mesh (the mesh `mesh` was distributed from, in its input
 // numbering, with boundary kinds) to `state` (this rank's local state) and returns the new

@@ -36,6 +36,7 @@
 #include "io/timing_reduce.hpp"
 #include "io/xdmf.hpp"
 #include "mountain_wave_model.hpp"
+#include "overlapped_adaptation.hpp"
 #include "petsc_application.hpp"
 #include "run_options.hpp"
 #include "run_outputs.hpp"
@@ -400,6 +401,7 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
       {"run_seconds", measured.run_clock.seconds()},
       {"adapt_seconds", total_seconds(measured.adaptations)},
       {"adaptations", to_json(measured.adaptations)},
+      {"adapt_overlap", o.adapt.overlapped(backend == Backend::cuda) && o.adapt.enabled()},
       {"time", model.time()},
       {"dt", o.numerics.dt},
       {"cfl", measured.last.cfl},
@@ -417,6 +419,29 @@ void write_reports(const StepsMeasured& measured, const MountainWaveModel& model
       {"gpu_memory_bytes_per_tet", measured.gpu_memory.bytes_per_tet},
       {"timed_steps", step_breakdown}};
   write_text(o.output_dir / "run.json", run.dump(2) + "\n");
+}
+
+// A restart from a checkpoint that waited on an overlapped adaptation's remesh: rank 0 reads the
+// mesh it made back as the run held it (as a restart reads its current mesh), to take over at
+// the next adaptation point.
+void resume_pending_remesh(const RunOptions& o, const CheckpointInfo& info, const Ranks& ranks,
+                           BackgroundRemesh& background) {
+  TetMesh remeshed;
+  petsc::detail::run_collectively(ranks.comm, [&] {
+    if (ranks.rank != 0) return;
+    RunOptions from_file = o;
+    from_file.mesh_file = adapted_mesh_file(o.restart.parent_path(), info.pending_adaptation_step);
+    std::printf(
+        "foehn-mountainwave: the remesh made at step %lld takes over at the next "
+        "adaptation point (%s)\n",
+        static_cast<long long>(info.pending_adaptation_step), from_file.mesh_file.c_str());
+    remeshed = whole_mesh(from_file);
+    reorder_for_locality(remeshed);
+    mark_boundary_kinds(remeshed);
+  });
+  background.resume(info.pending_adaptation_step, std::move(remeshed),
+                    info.pending_adaptation_complexity, info.pending_adaptation_boundary_nodes,
+                    o.adapt.on_device);
 }
 
 void run() {
@@ -486,13 +511,42 @@ void run() {
   check_whole_steps_to_end(o, model->time());
   StepsMeasured measured;
   bool just_adapted = false;
+  // -adapt_overlap: Mmg on rank 0's host threads while the steps go on (overlapped_adaptation.hpp).
+  const bool overlapped =
+      o.adapt.enabled() && o.adapt.overlapped(o.numerics.backend == Backend::cuda);
+  BackgroundRemesh background;
+  if (overlapped && restart_info.pending_adaptation_step >= 0)
+    resume_pending_remesh(o, restart_info, ranks, background);
+  const auto complete_checkpoint = [&](CheckpointMetadata& metadata) {
+    if (!background.pending()) return;
+    background.wait(ranks.comm, ranks.rank);  // counted in the cycle's `waited`
+    metadata.pending_adaptation_step = background.pending_step();
+    metadata.pending_adaptation_complexity = background.pending_complexity();
+    metadata.pending_adaptation_boundary_nodes = background.pending_boundary_nodes();
+  };
+  outputs->before_checkpoints(complete_checkpoint);
+  // A remesh is started only where a later adaptation point can take it over.
+  const auto start_remesh = [&] {
+    const double next_point = model->time() + static_cast<double>(o.adapt.interval) * o.numerics.dt;
+    const bool steps_left = o.max_steps < 0 || measured.steps_run + o.adapt.interval < o.max_steps;
+    if (next_point < o.end_time - 1e-9 * o.numerics.dt && steps_left)
+      background.start(*mesh, model->state(), input_mesh, o.adapt,
+                       adapted_mesh_file(o.output_dir, model->completed_steps()));
+  };
   while (!run_steps(*model, *outputs, o, *mesh, ranks, measured, just_adapted)) {
+    just_adapted = true;
+    if (overlapped && !background.pending()) {  // the first point: Mmg starts, the mesh stays
+      start_remesh();
+      continue;
+    }
     // A new mesh: the old model, its solvers and its outputs go before the new ones are built.
     AdaptCycle cycle;
     ModelState adapted_state;
     auto adapted = std::make_unique<petsc::DistributedMesh>(
-        adapt(*mesh, model->state(), input_mesh, o.adapt,
-              adapted_mesh_file(o.output_dir, model->completed_steps()), adapted_state, cycle));
+        overlapped ? background.take_over(*mesh, model->state(), input_mesh, adapted_state, cycle)
+                   : adapt(*mesh, model->state(), input_mesh, o.adapt,
+                           adapted_mesh_file(o.output_dir, model->completed_steps()), adapted_state,
+                           cycle));
     // The kept step on the new mesh: above -cfl_max it stops the run (on every rank alike).
     cycle.cfl =
         state_cfl(adapted->local, adapted_state.velocity,
@@ -518,10 +572,11 @@ void run() {
     if (std::isfinite(made) && made > 0) o.adapt.interior_nodes_per_complexity = made;
     outputs->record_adaptation(cycle.step, o.adapt, o.numerics.dt);
     cycle.setup = setup.seconds();
+    outputs->before_checkpoints(complete_checkpoint);
     measured.system_steps = 0;
     measured.adaptations.push_back(cycle);
-    just_adapted = true;
     if (ranks.rank == 0) std::printf("foehn-mountainwave: %s\n", describe(cycle).c_str());
+    if (overlapped) start_remesh();
   }
   write_reports(measured, *model, *outputs, o, *mesh, ranks);
 }

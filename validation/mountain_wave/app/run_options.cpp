@@ -222,7 +222,24 @@ void declare_adapt_options(petsc::OptionTable& t, AdaptOptions& a) {
             RealRange::closed(1, 1e6))
       .real("-adapt_gradation",
             "Adaptation: the largest length ratio of neighbouring edges (0: off; Mmg's -hgrad)",
-            &a.gradation, RealRange::closed(0, 10));
+            &a.gradation, RealRange::closed(0, 10))
+      .integer("-adapt_remesh_parts",
+               "Adaptation: parts remeshed at once by Mmg (0: one per remesh thread, fewer on a "
+               "small mesh; 1: serial Mmg)",
+               &a.remesh_parts, {0, 4096})
+      .integer("-adapt_overlap",
+               "Adaptation: remesh on the host while the steps go on, the new mesh taking over at "
+               "the next adaptation (1), or wait for it (0); -1: 1 with -foehn_backend cuda",
+               &a.overlap, {-1, 1})
+      .integer("-adapt_remesh_threads",
+               "Adaptation: host threads running Mmg on rank 0 (0: all the host's cores)",
+               &a.remesh_threads, {0, 4096})
+      .without_effect_on_results()
+      .flag("-adapt_write_metric",
+            "Adaptation: also write the mesh and metric each remesh starts from "
+            "(adapt_metric_<step>.vtu, for bench_remesh_scaling)",
+            &a.write_metric)
+      .without_effect_on_results();
 }
 
 void declare(petsc::OptionTable& t, RunOptions& o, std::vector<long long>& cells, long long& tets,

@@ -87,6 +87,7 @@ void RunOutputs::write_checkpoint(const ModelState& state, const std::vector<Mes
   metadata.adapt_interior_nodes_per_complexity = adapt_.interior_nodes_per_complexity;
   metadata.adapt_nodes = adapt_.nodes;
   metadata.adapt_dt = adapt_dt_;
+  if (complete_checkpoint_) complete_checkpoint_(metadata);
   mountainwave::write_checkpoint(mesh_, state, path, metadata, history);
   petsc::detail::run_collectively(comm_, [&] {
     if (rank_ == 0) write_checkpoint_xdmf(path, topology_file_);

@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@
 
 #include "foehn/mesh/tet_mesh.hpp"
 #include "foehn/petsc/distributed_mesh.hpp"
+#include "io/checkpoint.hpp"
 #include "io/output_series.hpp"
 #include "io/section_sampler.hpp"
 #include "mountain_wave_model.hpp"
@@ -44,6 +46,11 @@ class RunOutputs {
   // An adaptive run's mesh: the adaptation that made it, and the node budget and calibration the
   // next one uses. Every later checkpoint records them, for a restart to continue on that mesh.
   void record_adaptation(std::int64_t step, const AdaptOptions& adapt, double dt);
+  // Called before every checkpoint to complete its metadata (an overlapped adaptation waits for
+  // its remesh there and records it).
+  void before_checkpoints(std::function<void(CheckpointMetadata&)> complete) {
+    complete_checkpoint_ = std::move(complete);
+  }
   // Moves the tracer parcels with the state's velocity (none without -tracer_columns).
   void follow(const ModelState& state);
   std::size_t tracers_left_domain() const;
@@ -58,6 +65,7 @@ class RunOutputs {
   std::int64_t adapted_at_step_ = -1;
   AdaptOptions adapt_;
   double adapt_dt_ = 0;
+  std::function<void(CheckpointMetadata&)> complete_checkpoint_;
   MountainWaveCase attributes_;
   std::unique_ptr<OutputSeries> series_;
   std::unique_ptr<SectionSampler> sampler_;

@@ -12,7 +12,9 @@
 // Layout (docs/mountain_wave_io.md):
 //   /  attributes format, format_version, case_fingerprint, global_nodes, global_tets, time,
 //      step, node_numbering = "input"; an adaptive run's checkpoint after its first adaptation
-//      adds adapted_at_step, adapt_interior_nodes_per_complexity, adapt_nodes and adapt_dt
+//      adds adapted_at_step, adapt_interior_nodes_per_complexity, adapt_nodes and adapt_dt;
+//      one written while an overlapped adaptation's remesh had not taken over adds
+//      pending_adaptation_step, pending_adaptation_complexity, pending_adaptation_boundary_nodes
 //   /nodes/coordinates [N][3], /nodes/velocity [N][3], /nodes/pressure, /nodes/theta,
 //   /nodes/qv, /nodes/qc, /nodes/qr [N]      (N = global nodes, input node order, float64)
 //   /extra/<name> [N][components]            (optional extra node fields)
@@ -180,6 +182,14 @@ void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
       detail::write_attribute(h5.get(), "adapt_nodes", header.adapt_nodes, file);
       detail::write_attribute(h5.get(), "adapt_dt", header.adapt_dt, file);
     }
+    if (header.pending_adaptation_step >= 0) {
+      detail::write_attribute(h5.get(), "pending_adaptation_step", header.pending_adaptation_step,
+                              file);
+      detail::write_attribute(h5.get(), "pending_adaptation_complexity",
+                              header.pending_adaptation_complexity, file);
+      detail::write_attribute(h5.get(), "pending_adaptation_boundary_nodes",
+                              header.pending_adaptation_boundary_nodes, file);
+    }
     const auto nodes = static_cast<hsize_t>(header.global_nodes);
     const detail::DatasetOptions checksummed{.checksum = true};
     {
@@ -266,6 +276,23 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
       fail(ErrorCategory::invalid_input, quoted(path),
            ": corrupt adaptation record (adapted at step ", info.adapted_at_step, " of ", info.step,
            ", ", info.adapt_interior_nodes_per_complexity, " nodes per complexity)");
+  }
+  if (detail::has_attribute(h5.get(), "pending_adaptation_step", path)) {
+    info.pending_adaptation_step =
+        detail::read_integer_attribute(h5.get(), "pending_adaptation_step", path);
+    info.pending_adaptation_complexity =
+        detail::read_double_attribute(h5.get(), "pending_adaptation_complexity", path);
+    info.pending_adaptation_boundary_nodes =
+        detail::read_integer_attribute(h5.get(), "pending_adaptation_boundary_nodes", path);
+    if (info.pending_adaptation_step < 0 || info.pending_adaptation_step > info.step ||
+        info.pending_adaptation_step <= info.adapted_at_step ||
+        !(info.pending_adaptation_complexity > 0) ||
+        !std::isfinite(info.pending_adaptation_complexity) ||
+        info.pending_adaptation_boundary_nodes < 0 ||
+        info.pending_adaptation_boundary_nodes > info.global_nodes * 100)
+      fail(ErrorCategory::invalid_input, quoted(path),
+           ": corrupt record of a pending adaptation (made at step ", info.pending_adaptation_step,
+           " of ", info.step, ", complexity ", info.pending_adaptation_complexity, ")");
   }
   if (detail::has_link(h5.get(), extra_group, path)) {
     const Hid group = detail::open_group(h5.get(), extra_group, path);
@@ -531,6 +558,9 @@ void write_checkpoint(const petsc::DistributedMesh& mesh, const ModelState& stat
     header.adapt_interior_nodes_per_complexity = metadata.adapt_interior_nodes_per_complexity;
     header.adapt_nodes = metadata.adapt_nodes;
     header.adapt_dt = metadata.adapt_dt;
+    header.pending_adaptation_step = metadata.pending_adaptation_step;
+    header.pending_adaptation_complexity = metadata.pending_adaptation_complexity;
+    header.pending_adaptation_boundary_nodes = metadata.pending_adaptation_boundary_nodes;
     write_file(path, header, node_fields, extra_fields);
   });
 }

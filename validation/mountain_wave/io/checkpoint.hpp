@@ -47,6 +47,12 @@ struct CheckpointMetadata {
   double adapt_nodes = 0;
   // The run's time step, chosen on its starting mesh: a restart on an adapted mesh keeps it.
   double adapt_dt = 0;
+  // An overlapped adaptation's remesh that had finished but not yet taken over (-1: none): the
+  // step whose state it was made from (its mesh is adapted_mesh_<step>.vtu), its metric's
+  // complexity and the boundary nodes it kept, for the node calibration at its take-over.
+  std::int64_t pending_adaptation_step = -1;
+  double pending_adaptation_complexity = 0;
+  std::int64_t pending_adaptation_boundary_nodes = 0;
 };
 
 // What a checkpoint file says about itself (read_checkpoint_info).
@@ -63,6 +69,9 @@ struct CheckpointInfo {
   double adapt_interior_nodes_per_complexity = 0;
   double adapt_nodes = 0;
   double adapt_dt = 0;
+  std::int64_t pending_adaptation_step = -1;
+  double pending_adaptation_complexity = 0;
+  std::int64_t pending_adaptation_boundary_nodes = 0;
 };
 
 // Collective on mesh.comm. `state` holds this rank's local nodes (owned then ghosts:

@@ -1,7 +1,11 @@
 // partition_elements (METIS) and partition_stats.
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <map>
 #include <random>
+#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -16,7 +20,9 @@ namespace {
 
 using foehn::ErrorCategory;
 
-foehn::TetMesh box() { return foehn::testing::make_box_mesh({12, 10, 8, 12.0, 10.0, 8.0}); }
+foehn::TetMesh box() {
+  return foehn::testing::make_box_mesh({12, 10, 8, 12.0, 10.0, 8.0});
+}
 
 using foehn::testing::category_of;
 
@@ -62,15 +68,70 @@ TEST(Partition, AsManyPartsAsTetsIsAllowed) {
 TEST(Partition, BadArgumentsAreInvalidInput) {
   const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});  // 6 tets
   EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 0); }), ErrorCategory::invalid_input);
-  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, -3); }), ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, -3); }),
+            ErrorCategory::invalid_input);
   EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 7); }), ErrorCategory::invalid_input);
-  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 2, {0.9, 0}); }),
+  EXPECT_EQ(category_of([&] {
+              foehn::partition_elements(mesh, 2, {0.9, 0});
+            }),
             ErrorCategory::invalid_input);
   foehn::TetMesh broken = mesh;
   broken.tets[0][1] = 1000;
   EXPECT_EQ(category_of([&] { foehn::partition_elements(broken, 2); }),
             ErrorCategory::invalid_input);
   EXPECT_EQ(category_of([&] { foehn::partition_elements(foehn::TetMesh{}, 1); }),
+            ErrorCategory::invalid_input);
+}
+
+// The faces between parts that have a node flagged.
+std::size_t cut_faces_at(const foehn::TetMesh& mesh, const std::vector<std::int32_t>& part,
+                         const std::vector<char>& flagged) {
+  std::map<std::array<std::int32_t, 3>, std::vector<std::int32_t>> owners;
+  for (std::size_t t = 0; t < mesh.tet_count(); ++t)
+    for (int skip = 0; skip < 4; ++skip) {
+      std::array<std::int32_t, 3> face{};
+      int k = 0;
+      for (int c = 0; c < 4; ++c)
+        if (c != skip) face[static_cast<std::size_t>(k++)] = mesh.tets[t][c];
+      std::sort(face.begin(), face.end());
+      owners[face].push_back(part[t]);
+    }
+  std::size_t count = 0;
+  for (const auto& [face, parts] : owners)
+    if (parts.size() == 2 && parts[0] != parts[1] &&
+        (flagged[face[0]] || flagged[face[1]] || flagged[face[2]]))
+      ++count;
+  return count;
+}
+
+// The parallel remesh's second split: METIS keeps the interfaces off flagged nodes where the
+// balance allows. Where the plain split cuts, the nodes are flagged; the second split cuts
+// elsewhere, as balanced.
+TEST(Partition, AnAvoidingSplitKeepsItsInterfacesOffTheFlaggedNodes) {
+  const foehn::TetMesh mesh = box();
+  const std::vector<std::int32_t> first = foehn::partition_elements(mesh, 4);
+  std::vector<char> frozen(mesh.node_count(), 0);
+  std::map<std::int32_t, std::set<std::int32_t>> parts_at_node;
+  for (std::size_t t = 0; t < mesh.tet_count(); ++t)
+    for (const std::int32_t n : mesh.tets[t]) parts_at_node[n].insert(first[t]);
+  for (const auto& [node, parts] : parts_at_node) frozen[node] = parts.size() > 1;
+  ASSERT_GT(cut_faces_at(mesh, first, frozen), 100u);
+  const std::vector<std::int32_t> second = foehn::partition_elements_avoiding(mesh, 4, frozen);
+  const foehn::PartitionStats stats = foehn::partition_stats(mesh, second);
+  EXPECT_EQ(stats.parts, 4);
+  EXPECT_LE(stats.imbalance, 1.05);
+  // Four parts of a box must cross the old interfaces somewhere, along lines: far fewer faces.
+  EXPECT_LT(cut_faces_at(mesh, second, frozen) * 4, cut_faces_at(mesh, first, frozen));
+  // Nothing flagged: an ordinary balanced split.
+  const std::vector<char> none(mesh.node_count(), 0);
+  EXPECT_LE(
+      foehn::partition_stats(mesh, foehn::partition_elements_avoiding(mesh, 4, none)).imbalance,
+      1.05);
+  EXPECT_EQ(category_of([&] {
+              foehn::partition_elements_avoiding(mesh, 4, {1, 0});
+            }),
+            ErrorCategory::invalid_input);
+  EXPECT_EQ(category_of([&] { foehn::partition_elements_avoiding(mesh, 4, frozen, 0); }),
             ErrorCategory::invalid_input);
 }
 
@@ -94,9 +155,13 @@ TEST(PartitionStats, CutOfAPlanarSplitIsTheFacesOnThePlane) {
 
 TEST(PartitionStats, BadPartitionIsInvalidInput) {
   const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});
-  EXPECT_EQ(category_of([&] { foehn::partition_stats(mesh, {0, 0, 0}); }),
+  EXPECT_EQ(category_of([&] {
+              foehn::partition_stats(mesh, {0, 0, 0});
+            }),
             ErrorCategory::invalid_input);
-  EXPECT_EQ(category_of([&] { foehn::partition_stats(mesh, {0, 0, 0, -1, 0, 0}); }),
+  EXPECT_EQ(category_of([&] {
+              foehn::partition_stats(mesh, {0, 0, 0, -1, 0, 0});
+            }),
             ErrorCategory::invalid_input);
 }
 

@@ -1,0 +1,158 @@
+// bench_remesh_scaling: serial Mmg against the parallel remesh (issue 56) on one metric, the one
+// an adaptive run gave Mmg (foehn-mountainwave -adapt_write_metric writes it as
+// adapt_metric_<step>.vtu: the mesh with the metric as the 3 x 3 node field "metric"). Per case:
+// wall seconds, tets made per second, the result's size and quality (foehn::mesh_quality, edges
+// against --hmin / --hmax), and per pass of the parallel remesh its parts and seconds.
+//
+//   bench_remesh_scaling --input adapt_metric_000020.vtu [--threads 1,8,16,32] [--hmin 125]
+//                        [--hmax 10000] [--gradation 1.3] --out scaling.json
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "foehn/adapt/parallel_remesh.hpp"
+#include "foehn/adapt/remesh.hpp"
+#include "foehn/mesh/quality.hpp"
+#include "foehn/mesh/quality_json.hpp"
+#include "foehn/mesh/vtk_io.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
+
+namespace foehn::adapt {
+namespace {
+
+struct Options {
+  std::string input, out;
+  std::vector<int> threads = {1, 8, 16, 32};
+  double hmin = 125, hmax = 10000, gradation = 1.3;
+};
+
+std::vector<int> parse_list(const std::string& text) {
+  std::vector<int> values;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = text.find(',', start);
+    values.push_back(std::stoi(text.substr(start, comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return values;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) fail(ErrorCategory::invalid_input, arg, " needs a value");
+    const std::string value = argv[++i];
+    if (arg == "--input")
+      o.input = value;
+    else if (arg == "--out")
+      o.out = value;
+    else if (arg == "--threads")
+      o.threads = parse_list(value);
+    else if (arg == "--hmin")
+      o.hmin = std::stod(value);
+    else if (arg == "--hmax")
+      o.hmax = std::stod(value);
+    else if (arg == "--gradation")
+      o.gradation = std::stod(value);
+    else
+      fail(ErrorCategory::invalid_input, "bench_remesh_scaling: unknown argument ", arg);
+  }
+  if (o.input.empty() || o.out.empty())
+    fail(ErrorCategory::invalid_input, "bench_remesh_scaling: --input and --out are needed");
+  return o;
+}
+
+std::vector<Sym3<double>> metric_of(const TetMesh& mesh, const std::string& file) {
+  for (const MeshField& field : mesh.node_fields)
+    if (field.name == "metric" && field.components == 9) {
+      std::vector<Sym3<double>> metric(mesh.node_count());
+      for (std::size_t n = 0; n < metric.size(); ++n) {
+        const double* m = field.values.data() + 9 * n;
+        metric[n] = Sym3<double>{m[0], m[4], m[8], m[1], m[2], m[5]};
+      }
+      return metric;
+    }
+  fail(ErrorCategory::invalid_input, file, " has no 9-component node field \"metric\"");
+}
+
+nlohmann::json measured(const std::string& name, int threads, const TetMesh& adapted,
+                        double seconds, const Options& o) {
+  const MeshQuality quality = mesh_quality(adapted, EdgeBounds{o.hmin, o.hmax});
+  std::printf("%-10s %3d threads: %8.2f s, %9zu tets (%8.0f tets/s); %s\n", name.c_str(), threads,
+              seconds, adapted.tet_count(), static_cast<double>(adapted.tet_count()) / seconds,
+              describe(quality, EdgeBounds{o.hmin, o.hmax}).c_str());
+  return {{"name", name},
+          {"threads", threads},
+          {"seconds", seconds},
+          {"nodes", adapted.node_count()},
+          {"tets", adapted.tet_count()},
+          {"tets_per_second", static_cast<double>(adapted.tet_count()) / seconds},
+          {"quality", to_json(quality)}};
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  TetMesh mesh = read_vtu(o.input);
+  const std::vector<Sym3<double>> metric = metric_of(mesh, o.input);
+  mesh.node_fields.clear();
+  mesh.tet_fields.clear();
+  RemeshOptions options;
+  options.gradation = o.gradation;
+  std::printf("%s: %zu nodes, %zu tets, %zu boundary triangles\n", o.input.c_str(),
+              mesh.node_count(), mesh.tet_count(), mesh.boundary_face_count());
+  nlohmann::json cases = nlohmann::json::array();
+  {
+    const Stopwatch watch;
+    const TetMesh serial = remesh(mesh, metric, options);
+    cases.push_back(measured("serial_mmg", 1, serial, watch.seconds(), o));
+  }
+  for (const int threads : o.threads) {
+    ParallelRemeshOptions parallel;
+    parallel.threads = threads;
+    ParallelRemeshReport report;
+    const Stopwatch watch;
+    const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
+    nlohmann::json record = measured("parallel", threads, adapted, watch.seconds(), o);
+    record["partition_seconds"] = report.partition;
+    record["tets_never_free"] = report.tets_never_free;
+    record["nodes_never_free"] = report.nodes_never_free;
+    nlohmann::json passes = nlohmann::json::array();
+    for (const ParallelRemeshPass& pass : report.passes)
+      passes.push_back({{"parts", pass.parts},
+                        {"interface_faces", pass.interface_faces},
+                        {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
+                        {"split_seconds", pass.split},
+                        {"mmg_seconds", pass.mmg},
+                        {"merge_seconds", pass.merge},
+                        {"slowest_part_seconds", pass.slowest_part},
+                        {"mmg_cpu_seconds", pass.mmg_cpu}});
+    record["passes"] = passes;
+    cases.push_back(record);
+  }
+  const nlohmann::json all = {{"input", o.input},
+                              {"input_nodes", mesh.node_count()},
+                              {"input_tets", mesh.tet_count()},
+                              {"cases", cases}};
+  std::ofstream(o.out) << all.dump(1) << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace foehn::adapt
+
+int main(int argc, char** argv) {
+  try {
+    return foehn::adapt::run(argc, argv);
+  } catch (const foehn::Error& e) {
+    std::fprintf(stderr, "bench_remesh_scaling: %s\n", e.what());
+    return foehn::exit_code_for(e);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "bench_remesh_scaling: %s\n", e.what());
+    return 2;
+  }
+}

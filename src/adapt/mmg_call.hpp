@@ -1,0 +1,81 @@
+#pragma once
+// One call of Mmg's library (mmg3d) on one mesh, shared by adapt::remesh (the whole mesh) and
+// adapt::remesh_in_parallel (one part of it per call, on several threads at once). Internal to
+// libfoehn: Foehn's public headers do not include Mmg's.
+//
+// Is Mmg 5.8 re-entrant for separate meshes? Read off its source (src/mmg3d, src/common): all of
+// a call's state lives in its MMG5_Mesh and MMG5_Sol, except (1) about 30 process-wide function
+// pointers (MMG5_caltet, MMG5_lenedg, MMG5_intmet, ... in mmg3dexterns_private.h and
+// mmgexterns_private.h) that every call assigns in MMG3D_setfunc from the metric's kind and the
+// options, (2) "warn once" flags (static int8_t mmgWarn...) that only decide whether a warning
+// is printed, and (3) the signal handlers MMG3D_mmg3dlib installs. Every call made here passes a
+// tensor metric with the same options, so concurrent calls store the same pointer values (an
+// aligned word on x86-64); the handlers are saved and put back once around all calls by the
+// caller (KeepSignalHandlers). tests/unit/adapt/test_parallel_remesh.cpp checks that parts
+// remeshed on many threads at once give bitwise the mesh they give one at a time.
+#include <array>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "foehn/adapt/metric_math.hpp"
+#include "foehn/adapt/remesh.hpp"
+#include "foehn/mesh/tet_mesh.hpp"
+
+namespace foehn::adapt::detail {
+
+// What to freeze and bound in one call, beyond RemeshOptions.
+struct MmgCallLimits {
+  // Mmg's memory cap in nodes (MMG3D_IPARAM_mem, 1 GB + 8 kB a node); 0 leaves Mmg's default.
+  double memory_nodes = 0;
+  // Boundary triangles with this tag are the interfaces between parts: marked required, as are
+  // their nodes, and never modified. -1: none.
+  std::int64_t interface_tag = -1;
+};
+
+struct MmgCallResult {
+  TetMesh mesh;
+  // Mmg's metric at the new nodes (its interpolation, after its gradation), one per node.
+  std::vector<Sym3<double>> metric;
+  // For each new node, the input node it is (a kept boundary or interface node, matched by
+  // coordinates and given the input's coordinates bitwise), or -1 for a new interior node.
+  std::vector<std::int32_t> kept_input_node;
+  bool incomplete = false;  // MMG5_LOWFAILURE: conforming and checked, but not finished
+};
+
+// Mmg on `mesh` (its boundary kept when options.keep_boundary), then the result checked as
+// adapt::remesh documents (valid, boundary outwards, every kept triangle the input's with its
+// tag and coordinates). Does not touch the signal handlers: the caller holds KeepSignalHandlers.
+// Errors: internal when Mmg fails or its mesh fails the checks; out_of_memory when Mmg cannot
+// set up its mesh.
+MmgCallResult call_mmg(const TetMesh& mesh, std::span<const Sym3<double>> metric,
+                       const RemeshOptions& options, const MmgCallLimits& limits);
+
+// MMG3D_mmg3dlib installs its own handlers for SIGABRT, SIGFPE, SIGILL, SIGSEGV, SIGTERM and
+// SIGINT and leaves them at SIG_DFL when it returns: PETSc's (stack trace, MPI_Abort) and the
+// MPI library's would be gone after the first remesh. They are put back however the calls end.
+class KeepSignalHandlers {
+ public:
+  KeepSignalHandlers();
+  ~KeepSignalHandlers();
+  KeepSignalHandlers(const KeepSignalHandlers&) = delete;
+  KeepSignalHandlers& operator=(const KeepSignalHandlers&) = delete;
+
+ private:
+  static constexpr std::array<int, 6> signals_{SIGABRT, SIGFPE, SIGILL, SIGSEGV, SIGTERM, SIGINT};
+  std::array<struct sigaction, 6> saved_{};
+};
+
+// The longest side of the mesh's bounding box, m.
+double longest_bounding_side(const TetMesh& mesh);
+
+// adapt::remesh's checks of its input, and of the metric's predicted node count against
+// options.max_nodes (remesh.cpp), for remesh_in_parallel to make the same ones.
+void check_remesh_input(const TetMesh& mesh, std::span<const Sym3<double>> metric,
+                        const RemeshOptions& options);
+void check_predicted_size(const NodePrediction& predicted, const TetMesh& mesh,
+                          const RemeshOptions& options);
+
+}  // namespace foehn::adapt::detail

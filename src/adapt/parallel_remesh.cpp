@@ -1,0 +1,418 @@
+#include "foehn/adapt/parallel_remesh.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <new>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "foehn/adapt/metric.hpp"
+#include "foehn/mesh/partition.hpp"
+#include "foehn/mesh/topology.hpp"
+#include "foehn/mesh/validate.hpp"
+#include "foehn/runtime/error.hpp"
+#include "foehn/runtime/stopwatch.hpp"
+#include "mmg_call.hpp"
+
+namespace foehn::adapt {
+
+namespace {
+
+// For every tet face (slot 4 t + f, f the face opposite local node f): the tet across it, or
+// -1 on the surface, where `boundary` holds the boundary triangle it is.
+struct FaceNeighbours {
+  std::vector<std::int32_t> across, boundary;
+};
+
+FaceNeighbours face_neighbours(const TetMesh& mesh) {
+  struct Slot {
+    Triangle key;
+    std::int32_t slot;
+  };
+  const std::size_t tets = mesh.tets.size();
+  std::vector<Slot> slots(4 * tets);
+  for (std::size_t t = 0; t < tets; ++t)
+    for (int f = 0; f < 4; ++f) {
+      const auto& local = tet_local_faces[static_cast<std::size_t>(f)];
+      const Tet& tet = mesh.tets[t];
+      slots[4 * t + f] = {sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]}),
+                          static_cast<std::int32_t>(4 * t + f)};
+    }
+  std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) {
+    return a.key != b.key ? a.key < b.key : a.slot < b.slot;
+  });
+  std::vector<std::pair<Triangle, std::int32_t>> faces(mesh.boundary_faces.size());
+  for (std::size_t f = 0; f < faces.size(); ++f)
+    faces[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
+  std::sort(faces.begin(), faces.end());
+  FaceNeighbours neighbours{std::vector<std::int32_t>(4 * tets, -1),
+                            std::vector<std::int32_t>(4 * tets, -1)};
+  for (std::size_t i = 0; i < slots.size();) {
+    std::size_t j = i + 1;
+    while (j < slots.size() && slots[j].key == slots[i].key) ++j;
+    if (j - i == 2) {
+      neighbours.across[static_cast<std::size_t>(slots[i].slot)] = slots[i + 1].slot / 4;
+      neighbours.across[static_cast<std::size_t>(slots[i + 1].slot)] = slots[i].slot / 4;
+    } else if (j - i == 1) {
+      const auto it = std::lower_bound(faces.begin(), faces.end(),
+                                       std::pair<Triangle, std::int32_t>{slots[i].key, -1});
+      if (it == faces.end() || it->first != slots[i].key)
+        fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: face ", slots[i].slot % 4,
+             " of tet ", slots[i].slot / 4,
+             " lies on the surface but is no boundary triangle: the boundary is to be kept and "
+             "must be given whole");
+      neighbours.boundary[static_cast<std::size_t>(slots[i].slot)] = it->second;
+    } else {
+      fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: a face of tet ",
+           slots[i].slot / 4, " is shared by ", j - i, " tets (not a manifold mesh)");
+    }
+    i = j;
+  }
+  return neighbours;
+}
+
+// Nodes on a face between tets of different parts.
+std::vector<char> interface_nodes(const TetMesh& mesh, const FaceNeighbours& neighbours,
+                                  const std::vector<std::int32_t>& part) {
+  std::vector<char> on(mesh.nodes.size(), 0);
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t)
+    for (int f = 0; f < 4; ++f) {
+      const std::int32_t other = neighbours.across[4 * t + f];
+      if (other < 0 || part[static_cast<std::size_t>(other)] == part[t]) continue;
+      for (const int k : tet_local_faces[static_cast<std::size_t>(f)])
+        on[static_cast<std::size_t>(mesh.tets[t][k])] = 1;
+    }
+  return on;
+}
+
+// Tets with a node flagged.
+std::size_t tets_touching(const TetMesh& mesh, const std::vector<char>& flagged) {
+  std::size_t count = 0;
+  for (const Tet& tet : mesh.tets)
+    count += std::any_of(tet.begin(), tet.end(),
+                         [&](std::int32_t n) { return flagged[static_cast<std::size_t>(n)] != 0; });
+  return count;
+}
+
+// One part as a mesh of its own: its tets, their nodes, the whole mesh's boundary triangles it
+// holds and, tagged interface_tag and oriented out of the part, its faces against other parts.
+struct Part {
+  TetMesh mesh;
+  std::vector<std::int32_t> whole_node;  // the node of the whole mesh each of its nodes is
+  std::vector<Sym3<double>> metric;
+};
+
+Part extract_part(const TetMesh& whole, std::span<const Sym3<double>> metric,
+                  const FaceNeighbours& neighbours, const std::vector<std::int32_t>& part,
+                  std::span<const std::int32_t> tets, std::int32_t interface_tag) {
+  Part p;
+  p.whole_node.reserve(4 * tets.size());
+  for (const std::int32_t t : tets)
+    for (const std::int32_t n : whole.tets[static_cast<std::size_t>(t)]) p.whole_node.push_back(n);
+  std::sort(p.whole_node.begin(), p.whole_node.end());
+  p.whole_node.erase(std::unique(p.whole_node.begin(), p.whole_node.end()), p.whole_node.end());
+  const auto local = [&](std::int32_t n) {
+    return static_cast<std::int32_t>(std::lower_bound(p.whole_node.begin(), p.whole_node.end(), n) -
+                                     p.whole_node.begin());
+  };
+  p.mesh.nodes.reserve(p.whole_node.size());
+  p.metric.reserve(p.whole_node.size());
+  for (const std::int32_t n : p.whole_node) {
+    p.mesh.nodes.push_back(whole.nodes[static_cast<std::size_t>(n)]);
+    p.metric.push_back(metric[static_cast<std::size_t>(n)]);
+  }
+  const std::int32_t mine = part[static_cast<std::size_t>(tets.front())];
+  for (const std::int32_t t : tets) {
+    const Tet& tet = whole.tets[static_cast<std::size_t>(t)];
+    p.mesh.tets.push_back({local(tet[0]), local(tet[1]), local(tet[2]), local(tet[3])});
+    if (!whole.tet_tags.empty())
+      p.mesh.tet_tags.push_back(whole.tet_tags[static_cast<std::size_t>(t)]);
+    for (int f = 0; f < 4; ++f) {
+      const auto slot = static_cast<std::size_t>(4 * t + f);
+      const std::int32_t other = neighbours.across[slot];
+      if (other >= 0 && part[static_cast<std::size_t>(other)] == mine) continue;
+      if (other < 0) {
+        const auto b = static_cast<std::size_t>(neighbours.boundary[slot]);
+        const Triangle& face = whole.boundary_faces[b];
+        p.mesh.boundary_faces.push_back({local(face[0]), local(face[1]), local(face[2])});
+        p.mesh.boundary_tags.push_back(whole.boundary_tags[b]);
+      } else {
+        const auto& corners = tet_local_faces[static_cast<std::size_t>(f)];
+        p.mesh.boundary_faces.push_back(
+            {local(tet[corners[0]]), local(tet[corners[1]]), local(tet[corners[2]])});
+        p.mesh.boundary_tags.push_back(interface_tag);
+      }
+    }
+  }
+  return p;
+}
+
+// The whole mesh again from its remeshed parts. The kept nodes (boundary and interfaces) keep
+// their order; each part's new nodes follow, part by part: the same parts give the same mesh
+// in the same numbering, however many threads made them.
+struct Merged {
+  TetMesh mesh;
+  std::vector<Sym3<double>> metric;
+  // The nodes frozen between parts in this pass and in every pass before: never free to move.
+  std::vector<char> frozen_throughout;
+};
+
+Merged merge_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
+                   const std::vector<char>& frozen_throughout, const std::vector<Part>& parts,
+                   const std::vector<detail::MmgCallResult>& results, std::int32_t interface_tag) {
+  std::vector<std::int32_t> new_of_old(whole.nodes.size(), -1);
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (const std::int32_t kept : results[p].kept_input_node)
+      if (kept >= 0) new_of_old[static_cast<std::size_t>(parts[p].whole_node[kept])] = 0;
+  Merged merged;
+  for (std::size_t n = 0; n < whole.nodes.size(); ++n) {
+    if (new_of_old[n] < 0) continue;
+    new_of_old[n] = static_cast<std::int32_t>(merged.mesh.nodes.size());
+    merged.mesh.nodes.push_back(whole.nodes[n]);
+    merged.metric.push_back(metric[n]);
+    merged.frozen_throughout.push_back(frozen_throughout[n]);
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const detail::MmgCallResult& r = results[p];
+    std::vector<std::int32_t> merged_node(r.mesh.nodes.size());
+    for (std::size_t n = 0; n < merged_node.size(); ++n) {
+      const std::int32_t kept = r.kept_input_node[n];
+      if (kept >= 0) {
+        merged_node[n] = new_of_old[static_cast<std::size_t>(parts[p].whole_node[kept])];
+        continue;
+      }
+      merged_node[n] = static_cast<std::int32_t>(merged.mesh.nodes.size());
+      merged.mesh.nodes.push_back(r.mesh.nodes[n]);
+      merged.metric.push_back(r.metric[n]);
+      merged.frozen_throughout.push_back(0);
+    }
+    for (std::size_t t = 0; t < r.mesh.tets.size(); ++t) {
+      const Tet& tet = r.mesh.tets[t];
+      merged.mesh.tets.push_back(
+          {merged_node[tet[0]], merged_node[tet[1]], merged_node[tet[2]], merged_node[tet[3]]});
+    }
+    merged.mesh.tet_tags.insert(merged.mesh.tet_tags.end(), r.mesh.tet_tags.begin(),
+                                r.mesh.tet_tags.end());
+    for (std::size_t f = 0; f < r.mesh.boundary_faces.size(); ++f) {
+      if (r.mesh.boundary_tags[f] == interface_tag) continue;
+      const Triangle& face = r.mesh.boundary_faces[f];
+      merged.mesh.boundary_faces.push_back(
+          {merged_node[face[0]], merged_node[face[1]], merged_node[face[2]]});
+      merged.mesh.boundary_tags.push_back(r.mesh.boundary_tags[f]);
+    }
+  }
+  return merged;
+}
+
+// work(i) for i in [0, count) on up to `threads` threads (the caller's among them); the first
+// failure, by index, is rethrown once all have ended.
+template <typename Work>
+void run_on_threads(int threads, int count, const Work& work) {
+  std::vector<std::exception_ptr> failures(static_cast<std::size_t>(count));
+  std::atomic<int> next{0};
+  const auto worker = [&] {
+    for (int i = next++; i < count; i = next++) try {
+        work(i);
+      } catch (...) {
+        failures[static_cast<std::size_t>(i)] = std::current_exception();
+      }
+  };
+  {
+    std::vector<std::jthread> pool;  // joined when it goes, also if a thread cannot start
+    try {
+      for (int t = 1; t < std::min(threads, count); ++t) pool.emplace_back(worker);
+    } catch (const std::system_error& e) {
+      next = count;
+      fail(ErrorCategory::unavailable, "adapt::remesh_in_parallel: could not start thread ",
+           pool.size() + 1, " of ", threads, ": ", e.what());
+    }
+    worker();
+  }
+  for (const std::exception_ptr& failure : failures)
+    if (failure) std::rethrow_exception(failure);
+}
+
+// A tag no boundary triangle has, for the interfaces.
+std::int32_t unused_tag(const TetMesh& mesh) {
+  std::int32_t highest = 0;
+  for (const std::int32_t tag : mesh.boundary_tags) highest = std::max(highest, tag);
+  if (highest == std::numeric_limits<std::int32_t>::max())
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: a boundary tag is ", highest,
+         ", leaving no tag free to mark the interfaces between parts");
+  return highest + 1;
+}
+
+void check_parallel_options(const ParallelRemeshOptions& o) {
+  if (o.threads < 0 || o.parts < 0)
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: threads ", o.threads,
+         " and parts ", o.parts, " must be >= 0 (0: chosen from the host)");
+  if (o.max_passes < 1 || o.avoid_cost < 1 || o.avoid_cost > 10000)
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: max_passes ", o.max_passes,
+         " must be at least 1 and avoid_cost ", o.avoid_cost, " in [1, 10000]");
+}
+
+// One pass: the parts remeshed at once and merged.
+Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
+                    std::vector<char> frozen_throughout, const std::vector<std::int32_t>& part,
+                    int part_count, int threads, const RemeshOptions& options, int pass,
+                    ParallelRemeshPass& measured) {
+  Stopwatch watch;
+  const FaceNeighbours neighbours = face_neighbours(whole);
+  const std::vector<char> on_interface = interface_nodes(whole, neighbours, part);
+  for (std::size_t n = 0; n < frozen_throughout.size(); ++n)
+    frozen_throughout[n] = frozen_throughout[n] && on_interface[n];
+  // The tets of each part, by a counting sort on the part.
+  std::vector<std::size_t> offsets(static_cast<std::size_t>(part_count) + 1, 0);
+  for (const std::int32_t p : part) ++offsets[static_cast<std::size_t>(p) + 1];
+  for (std::size_t p = 0; p < static_cast<std::size_t>(part_count); ++p)
+    offsets[p + 1] += offsets[p];
+  std::vector<std::int32_t> tets_of_part(part.size());
+  {
+    std::vector<std::size_t> fill(offsets.begin(), offsets.end() - 1);
+    for (std::size_t t = 0; t < part.size(); ++t)
+      tets_of_part[fill[static_cast<std::size_t>(part[t])]++] = static_cast<std::int32_t>(t);
+  }
+  std::vector<std::size_t> nonempty;
+  for (std::size_t p = 0; p < static_cast<std::size_t>(part_count); ++p)
+    if (offsets[p + 1] > offsets[p]) nonempty.push_back(p);
+  const std::int32_t interface_tag = unused_tag(whole);
+  std::vector<Part> parts(nonempty.size());
+  std::vector<detail::MmgCallResult> results(nonempty.size());
+  std::vector<double> seconds(nonempty.size(), 0);
+  measured.parts = static_cast<int>(nonempty.size());
+  const auto count = static_cast<int>(nonempty.size());
+  run_on_threads(threads, count, [&](int i) {
+    const auto k = static_cast<std::size_t>(i);
+    const std::size_t p = nonempty[k];
+    parts[k] = extract_part(
+        whole, metric, neighbours, part,
+        std::span(tets_of_part).subspan(offsets[p], offsets[p + 1] - offsets[p]), interface_tag);
+  });
+  for (const Part& p : parts)
+    measured.interface_faces += static_cast<std::size_t>(
+        std::count(p.mesh.boundary_tags.begin(), p.mesh.boundary_tags.end(), interface_tag));
+  measured.interface_faces /= 2;
+  measured.split = watch.lap();
+  run_on_threads(threads, count, [&](int i) {
+    const auto k = static_cast<std::size_t>(i);
+    const Stopwatch own;
+    try {
+      detail::MmgCallLimits limits;
+      limits.interface_tag = interface_tag;
+      // Room for four times the nodes the part's metric asks for: a part is not refused on its
+      // own (the whole metric was), but a runaway in one part still ends in Mmg's failure.
+      if (options.max_nodes > 0)
+        limits.memory_nodes = std::max(
+            4 * predict_nodes(parts[k].mesh, parts[k].metric, true, options.nodes_per_complexity)
+                    .nodes,
+            static_cast<double>(parts[k].mesh.nodes.size()));
+      results[k] = detail::call_mmg(parts[k].mesh, parts[k].metric, options, limits);
+      if (results[k].incomplete)
+        fail(ErrorCategory::internal, "Mmg could not finish (MMG5_LOWFAILURE)");
+    } catch (const Error& e) {
+      fail(e.category(), "adapt::remesh_in_parallel: pass ", pass + 1, ", part ", nonempty[k] + 1,
+           " of ", part_count, " (", parts[k].mesh.nodes.size(), " nodes, ",
+           parts[k].mesh.tets.size(), " tets): ", e.what());
+    } catch (const std::bad_alloc&) {
+      fail(ErrorCategory::out_of_memory, "adapt::remesh_in_parallel: pass ", pass + 1, ", part ",
+           nonempty[k] + 1, " of ", part_count, ": out of host memory");
+    }
+    seconds[k] = own.seconds();
+  });
+  measured.mmg = watch.lap();
+  for (const double s : seconds) {
+    measured.slowest_part = std::max(measured.slowest_part, s);
+    measured.mmg_cpu += s;
+  }
+  Merged merged = merge_parts(whole, metric, frozen_throughout, parts, results, interface_tag);
+  measured.merge = watch.lap();
+  measured.nodes_frozen_throughout = static_cast<std::size_t>(
+      std::count(merged.frozen_throughout.begin(), merged.frozen_throughout.end(), 1));
+  return merged;
+}
+
+int parts_for(const TetMesh& mesh, const ParallelRemeshOptions& o, int threads) {
+  if (o.parts > 0) return std::min<int>(o.parts, static_cast<int>(mesh.tets.size()));
+  const std::size_t most =
+      std::max<std::size_t>(1, mesh.tets.size() / std::max<std::size_t>(o.min_tets_per_part, 1));
+  return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(threads), most));
+}
+
+}  // namespace
+
+TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> metric,
+                           const RemeshOptions& options, const ParallelRemeshOptions& parallel,
+                           ParallelRemeshReport* report) {
+  const Stopwatch watch;
+  check_parallel_options(parallel);
+  const int threads = parallel.threads > 0
+                          ? parallel.threads
+                          : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  detail::check_remesh_input(mesh, metric, options);
+  const int part_count = parts_for(mesh, parallel, threads);
+  ParallelRemeshReport local;
+  ParallelRemeshReport& r = report != nullptr ? *report : local;
+  r = ParallelRemeshReport{};
+  r.threads = threads;
+  if (part_count <= 1) {
+    TetMesh adapted = remesh(mesh, metric, options, &r);
+    r.threads = 1;
+    return adapted;
+  }
+  if (!options.keep_boundary)
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: ", part_count,
+         " parts need keep_boundary (the interfaces between parts are frozen as the boundary is)");
+  const NodePrediction predicted = predict_nodes(mesh, metric, true, options.nodes_per_complexity);
+  detail::check_predicted_size(predicted, mesh, options);
+  if (!remeshing_available())
+    fail(ErrorCategory::unavailable,
+         "adapt::remesh_in_parallel: this build of Foehn has no Mmg (configure with "
+         "FOEHN_MMG_DIR, which scripts/setup-mmg.sh provides)");
+
+  Stopwatch lap;
+  std::vector<std::int32_t> part = partition_elements(mesh, part_count);
+  r.partition = lap.lap();
+  Merged current;
+  {
+    const detail::KeepSignalHandlers handlers;
+    for (int pass = 0; pass < parallel.max_passes; ++pass) {
+      ParallelRemeshPass measured;
+      const TetMesh& input = pass == 0 ? mesh : current.mesh;
+      const std::span<const Sym3<double>> input_metric =
+          pass == 0 ? metric : std::span<const Sym3<double>>(current.metric);
+      std::vector<char> frozen(input.nodes.size(), 1);
+      if (pass > 0) {
+        // The next parts keep their interfaces off the nodes frozen in every pass so far.
+        frozen = std::move(current.frozen_throughout);
+        lap.lap();
+        part = partition_elements_avoiding(current.mesh, part_count, frozen, parallel.avoid_cost);
+        r.partition += lap.lap();
+      }
+      Merged next = remesh_parts(input, input_metric, std::move(frozen), part, part_count, threads,
+                                 options, pass, measured);
+      r.passes.push_back(measured);
+      current = std::move(next);
+      if (pass > 0 && measured.nodes_frozen_throughout == 0) break;
+    }
+  }
+  r.nodes_never_free = r.passes.back().nodes_frozen_throughout;
+  r.tets_never_free = tets_touching(current.mesh, current.frozen_throughout);
+  // The merged mesh is checked whole: conforming across the interfaces, the boundary the input's.
+  MeshCheckResult check = check_mesh(current.mesh);
+  if (!check.ok())
+    fail(ErrorCategory::internal,
+         "adapt::remesh_in_parallel: the merged mesh fails the checks: ", check.summary());
+  r.nodes = current.mesh.nodes.size();
+  r.tets = current.mesh.tets.size();
+  r.boundary_faces = current.mesh.boundary_faces.size();
+  r.predicted_nodes = predicted.nodes;
+  r.shortest_edge = shortest_edge_length(current.mesh);
+  r.seconds = watch.seconds();
+  return std::move(current.mesh);
+}
+
+}  // namespace foehn::adapt

@@ -1,0 +1,207 @@
+// foehn::adapt::remesh_in_parallel: Mmg on METIS parts of the mesh at once, the interfaces
+// frozen and moved between passes. Checked against what does not depend on how the mesh was
+// split: the result is conforming (every face of the surface is a boundary triangle, every
+// other face is shared by exactly two tets), its boundary is the input's bitwise, its edges are
+// about unit long in the metric as a serial remesh's are, its quality is no worse than serial
+// Mmg's, every region was free in some pass, and the same parts give bitwise the same mesh on
+// one thread as on several (the parts' Mmg calls do not disturb each other). Skipped without Mmg.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <vector>
+
+#include "foehn/adapt/parallel_remesh.hpp"
+#include "foehn/adapt/remesh.hpp"
+#include "foehn/mesh/geometry.hpp"
+#include "foehn/mesh/statistics.hpp"
+#include "foehn/mesh/topology.hpp"
+#include "foehn/mesh/validate.hpp"
+#include "support/error_category.hpp"
+#include "support/small_mountain.hpp"
+
+namespace foehn::adapt {
+namespace {
+
+#define SKIP_WITHOUT_MMG() \
+  if (!remeshing_available()) GTEST_SKIP() << "this build has no Mmg (FOEHN_MMG_DIR)"
+
+// Horizontal edges of 3 km; vertical ones of 150 m at z = 3 km, growing to 2 km 1.5 km away:
+// refinement across every part, so that each pass has work on each side of each interface.
+Sym3<double> layer_metric(const Point3& p) {
+  const double distance = std::fabs(p[2] - 3000.0);
+  const double hz = 150.0 + 1850.0 * std::min(1.0, distance / 1500.0);
+  return {1 / (3000.0 * 3000.0), 1 / (3000.0 * 3000.0), 1 / (hz * hz), 0, 0, 0};
+}
+
+std::vector<Sym3<double>> metric_at_nodes(const TetMesh& mesh) {
+  std::vector<Sym3<double>> metric(mesh.node_count());
+  for (std::size_t n = 0; n < metric.size(); ++n) metric[n] = layer_metric(mesh.nodes[n]);
+  return metric;
+}
+
+double metric_length(const Point3& a, const Point3& b) {
+  const Point3 e = b - a;
+  double sum = 0;
+  const double weights[3] = {1, 4, 1};
+  for (int k = 0; k < 3; ++k) {
+    const double s = 0.5 * k;
+    const Sym3<double> m = layer_metric({a[0] + s * e[0], a[1] + s * e[1], a[2] + s * e[2]});
+    sum += weights[k] * std::sqrt(m.xx * e[0] * e[0] + m.yy * e[1] * e[1] + m.zz * e[2] * e[2]);
+  }
+  return sum / 6;
+}
+
+// The median metric length of the edges away from the kept boundary.
+double median_inner_metric_length(const TetMesh& mesh) {
+  std::set<std::pair<std::int32_t, std::int32_t>> edges;
+  for (const Tet& tet : mesh.tets)
+    for (int a = 0; a < 4; ++a)
+      for (int b = a + 1; b < 4; ++b)
+        edges.insert({std::min(tet[a], tet[b]), std::max(tet[a], tet[b])});
+  const auto inner = [&](std::int32_t n) {
+    const Point3& p = mesh.nodes[static_cast<std::size_t>(n)];
+    return std::fabs(p[0]) < 20000 && std::fabs(p[1]) < 20000 && p[2] > 1000 && p[2] < 12000;
+  };
+  std::vector<double> lengths;
+  for (const auto& [a, b] : edges)
+    if (inner(a) && inner(b)) lengths.push_back(metric_length(mesh.nodes[a], mesh.nodes[b]));
+  EXPECT_GT(lengths.size(), 1000u);
+  std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
+  return lengths[lengths.size() / 2];
+}
+
+// Every boundary triangle as its tag and sorted corner coordinates, sorted.
+std::vector<std::array<double, 10>> boundary_of(const TetMesh& mesh) {
+  std::vector<std::array<double, 10>> faces;
+  for (std::size_t f = 0; f < mesh.boundary_faces.size(); ++f) {
+    std::array<Point3, 3> corners;
+    for (int k = 0; k < 3; ++k) corners[k] = mesh.nodes[mesh.boundary_faces[f][k]];
+    std::sort(corners.begin(), corners.end());
+    std::array<double, 10> face{static_cast<double>(mesh.boundary_tags[f])};
+    for (int k = 0; k < 3; ++k)
+      for (int c = 0; c < 3; ++c) face[1 + 3 * k + c] = corners[k][c];
+    faces.push_back(face);
+  }
+  std::sort(faces.begin(), faces.end());
+  return faces;
+}
+
+// The smallest dihedral angle of each tet, its 1st percentile over the mesh, degrees.
+double first_percentile_dihedral(const TetMesh& mesh) {
+  std::vector<double> smallest;
+  for (const Tet& tet : mesh.tets)
+    smallest.push_back(dihedral_angle_range(
+        {mesh.nodes[tet[0]], mesh.nodes[tet[1]], mesh.nodes[tet[2]], mesh.nodes[tet[3]]})[0]);
+  std::nth_element(smallest.begin(), smallest.begin() + smallest.size() / 100, smallest.end());
+  return smallest[smallest.size() / 100];
+}
+
+ParallelRemeshOptions four_parts(int threads) {
+  ParallelRemeshOptions o;
+  o.parts = 4;
+  o.threads = threads;
+  return o;
+}
+
+TEST(AdaptParallelRemesh, IsConformingKeepsTheBoundaryBitwiseAndMeetsTheMetricAsSerialMmgDoes) {
+  SKIP_WITHOUT_MMG();
+  const TetMesh mesh = testing::small_mountain(12, 12, 10);
+  const auto metric = metric_at_nodes(mesh);
+  ParallelRemeshReport report;
+  TetMesh adapted = remesh_in_parallel(mesh, metric, {}, four_parts(4), &report);
+  const TetMesh serial = remesh(mesh, metric);
+
+  MeshCheckResult check = check_mesh(adapted);
+  EXPECT_TRUE(check.ok()) << check.summary();
+  const FaceTopology faces = build_face_topology(adapted);
+  EXPECT_EQ(faces.surface.size(), adapted.boundary_face_count());
+  EXPECT_EQ(faces.overshared_face_count, 0u);
+  EXPECT_EQ(boundary_of(adapted), boundary_of(mesh));
+  EXPECT_EQ(report.nodes, adapted.node_count());
+  EXPECT_EQ(report.tets, adapted.tet_count());
+
+  // At least two passes, the last leaving no node frozen in all of them.
+  ASSERT_GE(report.passes.size(), 2u);
+  EXPECT_EQ(report.passes.back().nodes_frozen_throughout, 0u);
+  EXPECT_EQ(report.nodes_never_free, 0u);
+  EXPECT_EQ(report.tets_never_free, 0u);
+  for (const ParallelRemeshPass& pass : report.passes) {
+    EXPECT_EQ(pass.parts, 4);
+    EXPECT_GT(pass.interface_faces, 0u);
+  }
+
+  // The same request met as serial Mmg meets it: a median metric edge near 1, about as many nodes,
+  // and a worst tail no worse than 0.8 of serial Mmg's.
+  const double parallel_median = median_inner_metric_length(adapted);
+  const double serial_median = median_inner_metric_length(serial);
+  EXPECT_GT(parallel_median, 0.8);
+  EXPECT_LT(parallel_median, 1.25);
+  EXPECT_NEAR(parallel_median, serial_median, 0.1);
+  EXPECT_NEAR(static_cast<double>(adapted.node_count()), static_cast<double>(serial.node_count()),
+              0.15 * static_cast<double>(serial.node_count()));
+  EXPECT_GT(first_percentile_dihedral(adapted), 0.8 * first_percentile_dihedral(serial));
+  EXPECT_GT(dihedral_angle_range(adapted)[0], 0.5 * dihedral_angle_range(serial)[0]);
+  std::printf("parallel: %zu passes, nodes frozen throughout", report.passes.size());
+  for (const ParallelRemeshPass& pass : report.passes)
+    std::printf(" %zu", pass.nodes_frozen_throughout);
+  std::printf(
+      "; %zu nodes (serial %zu), median metric edge %.3f (serial %.3f), 1st percentile "
+      "dihedral %.2f (serial %.2f), smallest %.2f (serial %.2f) degrees\n",
+      adapted.node_count(), serial.node_count(), parallel_median, serial_median,
+      first_percentile_dihedral(adapted), first_percentile_dihedral(serial),
+      dihedral_angle_range(adapted)[0], dihedral_angle_range(serial)[0]);
+}
+
+TEST(AdaptParallelRemesh, TheSamePartsGiveBitwiseTheSameMeshOnOneThreadAsOnFour) {
+  SKIP_WITHOUT_MMG();
+  const TetMesh mesh = testing::small_mountain(8, 8, 6);
+  const auto metric = metric_at_nodes(mesh);
+  const TetMesh one = remesh_in_parallel(mesh, metric, {}, four_parts(1));
+  const TetMesh four = remesh_in_parallel(mesh, metric, {}, four_parts(4));
+  EXPECT_EQ(one.nodes, four.nodes);
+  EXPECT_EQ(one.tets, four.tets);
+  EXPECT_EQ(one.boundary_faces, four.boundary_faces);
+  EXPECT_EQ(one.boundary_tags, four.boundary_tags);
+}
+
+TEST(AdaptParallelRemesh, OnePartIsSerialMmg) {
+  SKIP_WITHOUT_MMG();
+  const TetMesh mesh = testing::small_mountain(6, 6, 6);
+  const auto metric = metric_at_nodes(mesh);
+  ParallelRemeshOptions o;
+  o.threads = 8;  // the mesh is far below 8 x min_tets_per_part tets: one part
+  ParallelRemeshReport report;
+  const TetMesh adapted = remesh_in_parallel(mesh, metric, {}, o, &report);
+  const TetMesh serial = remesh(mesh, metric);
+  EXPECT_TRUE(report.passes.empty());
+  EXPECT_EQ(adapted.nodes, serial.nodes);
+  EXPECT_EQ(adapted.tets, serial.tets);
+}
+
+TEST(AdaptParallelRemesh, BadOptionsAreNamed) {
+  const TetMesh mesh = testing::small_mountain(4, 4, 4);
+  const auto metric = metric_at_nodes(mesh);
+  ParallelRemeshOptions o = four_parts(2);
+  o.threads = -1;
+  testing::expect_error(ErrorCategory::invalid_input, "threads -1",
+                        [&] { remesh_in_parallel(mesh, metric, {}, o); });
+  o = four_parts(2);
+  o.max_passes = 0;
+  testing::expect_error(ErrorCategory::invalid_input, "max_passes 0",
+                        [&] { remesh_in_parallel(mesh, metric, {}, o); });
+  RemeshOptions free_boundary;
+  free_boundary.keep_boundary = false;
+  if (remeshing_available())
+    testing::expect_error(ErrorCategory::invalid_input, "need keep_boundary",
+                          [&] { remesh_in_parallel(mesh, metric, free_boundary, four_parts(2)); });
+  testing::expect_error(ErrorCategory::invalid_input, "metric values for", [&] {
+    remesh_in_parallel(mesh, std::vector<Sym3<double>>(3), {}, four_parts(2));
+  });
+}
+
+}  // namespace
+}  // namespace foehn::adapt
