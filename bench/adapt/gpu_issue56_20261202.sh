@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Device calls of issue 56 (adaptation at the GPU's pace) on an H200 host. Builds nothing: needs
-# .gpu (../shared/tools/gpu-bundle of foehn-mountainwave, bench_remesh_scaling and
-# foehn_adapt_remesh_tests); writes $OUT/issue56-part<N>.tar.gz.
-#   PART=1: the remesh tests; the default case, one hour, on its fixed mesh, on the published
+# .gpu (../shared/tools/gpu-bundle of foehn-mountainwave and bench_remesh_scaling); writes one archive per case into $OUT (a file back is at most
+# 16 MiB): each run's log, run.json, timing and its comparison with linear theory (computed
+# there, on the last sections), not its meshes, checkpoints or sections.
+#   PART=1: the default case, one hour, on its fixed mesh, on the published
 #           fixed mesh, and adapted every 20 steps with serial Mmg, waiting for it (the
 #           baseline, writing each remesh's metric); bench_remesh_scaling on the metric of
 #           the adaptation at step 140: serial Mmg against the parallel remesh at 1, 8, 16 and
@@ -26,22 +27,36 @@ run_case() {  # $1: folder, then the options
   echo "exit $?" >>"$work/$name.log"
   tail -n 1 "$work/$name.log"
   grep -E "adapted at step" "$work/$name.log" | tail -n 2 | cut -c1-400
+  [[ ${keep_meshes:-0} == 1 ]] || pack "$name"
+}
+pack() {  # $1: a case's folder: its linear theory, then the small files into $OUT/$1.tar.gz
+  local folder=$work/$1
+  if [[ -f $folder/sections_latest.h5 ]]; then
+    timeout 120 python3 validation/linear_theory/compare_to_linear_theory.py --no-plots \
+      --model "$folder/sections_latest.h5" --out "$folder/linear_theory" >"$folder/linear_theory.log" 2>&1
+    grep -E "^ *[0-9]+ m|corr" "$folder/linear_theory.log" | head -n 4
+  fi
+  rm -f "$folder"/*.vtu "$folder"/mountainwave_mesh*.h5 "$folder"/checkpoint_* "$folder"/sections_*
+  cp "$work/$1.log" "$folder/" 2>/dev/null
+  tar -C "$work" -czf "$out/$1.tar.gz" "$1"
 }
 common="-foehn_backend cuda -end_time 3600 -vtk 0 -output_interval 0"
 published="-mesh_tets 554394 -horizontal_growth 1.15"
 if [[ ${PART:-1} == 1 ]]; then
-  say "remesh tests"
-  timeout 300 .gpu/run foehn_adapt_remesh_tests >"$work/remesh_tests.log" 2>&1
-  echo "exit $?" >>"$work/remesh_tests.log"
-  grep -E '^\[  (PASSED|FAILED)|exit' "$work/remesh_tests.log"
   run_case fixed_default
   run_case fixed_published $published
-  run_case adaptive_serial -adapt_interval 20 -adapt_remesh_parts 1 -adapt_overlap 0 -adapt_write_metric
+  keep_meshes=1 run_case adaptive_serial -adapt_interval 20 -adapt_remesh_parts 1 -adapt_overlap 0 \
+    -adapt_write_metric
   say "bench_remesh_scaling"
+  mkdir -p "$work/scaling"
   timeout 300 .gpu/run bench_remesh_scaling --input "$work/adaptive_serial/adapt_metric_000140.vtu" \
-    --threads "1,8,$(($(nproc) / 2)),$(nproc)" --out "$work/remesh_scaling.json" >"$work/remesh_scaling.log" 2>&1
-  echo "exit $?" >>"$work/remesh_scaling.log"
-  cat "$work/remesh_scaling.log"
+    --threads "4,8,$(nproc)" --both-memory-caps 1 --out "$work/scaling/remesh_scaling.json" \
+    >"$work/scaling/remesh_scaling.log" 2>&1
+  echo "exit $?" >>"$work/scaling/remesh_scaling.log"
+  cat "$work/scaling/remesh_scaling.log"
+  cp "$work/device.txt" "$work/scaling/"
+  tar -C "$work" -czf "$out/scaling.tar.gz" scaling
+  pack adaptive_serial
 else
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20
@@ -52,8 +67,8 @@ else
       -output_dir "$work/two_gpus" >"$work/two_gpus.log" 2>&1
     echo "exit $?" >>"$work/two_gpus.log"
     tail -n 1 "$work/two_gpus.log"
+    pack two_gpus
   fi
 fi
 say done
-rm -f "$work"/*/*.vtu "$work"/*/mountainwave_mesh*.h5 "$work"/*/checkpoint_* "$work"/*/sections_0*
-tar -C "$work" -czf "$out/issue56-part${PART:-1}.tar.gz" .
+cp "$work/calls.log" "$out/calls-part${PART:-1}.log"

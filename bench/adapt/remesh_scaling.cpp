@@ -27,6 +27,10 @@ struct Options {
   std::string input, out;
   std::vector<int> threads = {1, 8, 16, 32};
   double hmin = 125, hmax = 10000, gradation = 1.3;
+  int parts = 0;                  // 0: one per thread
+  int verbosity = -1;             // Mmg's
+  bool serial = true;             // the serial Mmg baseline first
+  bool both_memory_caps = false;  // each thread count also with Mmg's default memory per part
 };
 
 std::vector<int> parse_list(const std::string& text) {
@@ -59,6 +63,14 @@ Options parse(int argc, char** argv) {
       o.hmax = std::stod(value);
     else if (arg == "--gradation")
       o.gradation = std::stod(value);
+    else if (arg == "--parts")
+      o.parts = std::stoi(value);
+    else if (arg == "--verbosity")
+      o.verbosity = std::stoi(value);
+    else if (arg == "--serial")
+      o.serial = value != "0";
+    else if (arg == "--both-memory-caps")
+      o.both_memory_caps = value != "0";
     else
       fail(ErrorCategory::invalid_input, "bench_remesh_scaling: unknown argument ", arg);
   }
@@ -103,37 +115,52 @@ int run(int argc, char** argv) {
   mesh.tet_fields.clear();
   RemeshOptions options;
   options.gradation = o.gradation;
+  options.verbosity = o.verbosity;
   std::printf("%s: %zu nodes, %zu tets, %zu boundary triangles\n", o.input.c_str(),
               mesh.node_count(), mesh.tet_count(), mesh.boundary_face_count());
   nlohmann::json cases = nlohmann::json::array();
-  {
+  if (o.serial) {
     const Stopwatch watch;
     const TetMesh serial = remesh(mesh, metric, options);
     cases.push_back(measured("serial_mmg", 1, serial, watch.seconds(), o));
   }
-  for (const int threads : o.threads) {
-    ParallelRemeshOptions parallel;
-    parallel.threads = threads;
-    ParallelRemeshReport report;
-    const Stopwatch watch;
-    const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
-    nlohmann::json record = measured("parallel", threads, adapted, watch.seconds(), o);
-    record["partition_seconds"] = report.partition;
-    record["tets_never_free"] = report.tets_never_free;
-    record["nodes_never_free"] = report.nodes_never_free;
-    nlohmann::json passes = nlohmann::json::array();
-    for (const ParallelRemeshPass& pass : report.passes)
-      passes.push_back({{"parts", pass.parts},
-                        {"interface_faces", pass.interface_faces},
-                        {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
-                        {"split_seconds", pass.split},
-                        {"mmg_seconds", pass.mmg},
-                        {"merge_seconds", pass.merge},
-                        {"slowest_part_seconds", pass.slowest_part},
-                        {"mmg_cpu_seconds", pass.mmg_cpu}});
-    record["passes"] = passes;
-    cases.push_back(record);
-  }
+  for (const int threads : o.threads)
+    for (const bool capped :
+         o.both_memory_caps ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+      ParallelRemeshOptions parallel;
+      parallel.threads = threads;
+      parallel.parts = o.parts;
+      parallel.cap_part_memory = capped;
+      ParallelRemeshReport report;
+      const Stopwatch watch;
+      const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
+      nlohmann::json record = measured(capped ? "parallel" : "parallel_mmg_default_memory", threads,
+                                       adapted, watch.seconds(), o);
+      record["partition_seconds"] = report.partition;
+      record["tets_never_free"] = report.tets_never_free;
+      record["nodes_never_free"] = report.nodes_never_free;
+      nlohmann::json passes = nlohmann::json::array();
+      for (const ParallelRemeshPass& pass : report.passes)
+        passes.push_back({{"parts", pass.parts},
+                          {"interface_faces", pass.interface_faces},
+                          {"nodes", pass.nodes},
+                          {"tets", pass.tets},
+                          {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
+                          {"split_seconds", pass.split},
+                          {"mmg_seconds", pass.mmg},
+                          {"merge_seconds", pass.merge},
+                          {"slowest_part_seconds", pass.slowest_part},
+                          {"mmg_cpu_seconds", pass.mmg_cpu}});
+      record["passes"] = passes;
+      for (const ParallelRemeshPass& pass : report.passes)
+        std::printf(
+            "  pass: %d parts, %zu interface faces, %zu tets after, split %.2f s, Mmg %.2f s "
+            "(slowest part %.2f s, all parts %.2f s), merge %.2f s, %zu nodes frozen "
+            "throughout\n",
+            pass.parts, pass.interface_faces, pass.tets, pass.split, pass.mmg, pass.slowest_part,
+            pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout);
+      cases.push_back(record);
+    }
   const nlohmann::json all = {{"input", o.input},
                               {"input_nodes", mesh.node_count()},
                               {"input_tets", mesh.tet_count()},

@@ -21,6 +21,18 @@ KeepSignalHandlers::~KeepSignalHandlers() {
   for (std::size_t k = 0; k < signals_.size(); ++k) sigaction(signals_[k], &saved_[k], nullptr);
 }
 
+double whole_mesh_megabytes(double nodes) {
+  return 1024.0 + nodes * 8e3 / (1024.0 * 1024.0);
+}
+
+double part_megabytes(const TetMesh& part, double predicted_nodes) {
+  const double nodes = static_cast<double>(part.nodes.size());
+  const double tets = static_cast<double>(part.tets.size());
+  const double room = 2 * std::max(nodes, predicted_nodes) + 0.5 * tets;
+  // Mmg's own count: 2 x room x ~1 kB of arrays and tables, the mesh as given, a margin.
+  return 64.0 + (2 * room * 1000.0 + 500.0 * nodes + 150.0 * tets) / 1e6;
+}
+
 double longest_bounding_side(const TetMesh& mesh) {
   if (mesh.nodes.empty()) return 0;
   Point3 low = mesh.nodes[0], high = low;
@@ -178,6 +190,14 @@ void check_mmg(int status, const char* call) {
 }
 
 void give_mesh(const MmgSession& mmg, const TetMesh& mesh, const MmgCallLimits& limits) {
+  // Mmg has no time or iteration bound; its memory is capped (whole_mesh_megabytes,
+  // part_megabytes) so that a runaway ends in its failure, not in the host's memory. The cap
+  // comes first: MMG3D_Set_meshSize sizes every array from it (without one, for 6 million tets
+  // whatever the mesh), and a cap set afterwards is checked against arrays already that large.
+  if (limits.memory_megabytes > 0)
+    check_mmg(MMG3D_Set_iparameter(mmg.mesh(), mmg.metric(), MMG3D_IPARAM_mem,
+                                   static_cast<int>(std::min(limits.memory_megabytes, 1e9))),
+              "MMG3D_Set_iparameter(mem)");
   const auto nodes = static_cast<MMG5_int>(mesh.nodes.size());
   const auto tets = static_cast<MMG5_int>(mesh.tets.size());
   const auto faces = static_cast<MMG5_int>(mesh.boundary_faces.size());
@@ -220,7 +240,7 @@ void give_mesh(const MmgSession& mmg, const TetMesh& mesh, const MmgCallLimits& 
 }
 
 void give_metric_and_options(const MmgSession& mmg, std::span<const Sym3<double>> metric,
-                             const RemeshOptions& options, const MmgCallLimits& limits) {
+                             const RemeshOptions& options) {
   check_mmg(MMG3D_Set_solSize(mmg.mesh(), mmg.metric(), MMG5_Vertex,
                               static_cast<MMG5_int>(metric.size()), MMG5_Tensor),
             "MMG3D_Set_solSize");
@@ -244,18 +264,6 @@ void give_metric_and_options(const MmgSession& mmg, std::span<const Sym3<double>
   if (options.hausdorff > 0)
     check_mmg(MMG3D_Set_dparameter(mmg.mesh(), mmg.metric(), MMG3D_DPARAM_hausd, options.hausdorff),
               "MMG3D_Set_dparameter(hausd)");
-  // Mmg has no time or iteration bound. Its memory bound (MMG3D_IPARAM_mem) caps the points it
-  // can allocate: measured with Mmg 5.8, it needs 600-1000 MB whatever the mesh (below that a
-  // 1.5k-node mesh fails at once, "Hashing problem") and about 2.5 kB per node it makes. The cap
-  // is 1 GB plus 8 kB per node of memory_nodes: room for Mmg's intermediate meshes, while a
-  // metric asking for several times more than was predicted ends in Mmg's failure (an error)
-  // instead of taking the host's memory.
-  if (limits.memory_nodes > 0) {
-    const double megabytes = 1024.0 + limits.memory_nodes * 8e3 / (1024.0 * 1024.0);
-    check_mmg(MMG3D_Set_iparameter(mmg.mesh(), mmg.metric(), MMG3D_IPARAM_mem,
-                                   static_cast<int>(std::min(megabytes, 1e9))),
-              "MMG3D_Set_iparameter(mem)");
-  }
 }
 
 TetMesh take_mesh(const MmgSession& mmg, bool with_tet_tags) {
@@ -327,7 +335,7 @@ MmgCallResult call_mmg(const TetMesh& mesh, std::span<const Sym3<double>> metric
   {
     const MmgSession mmg;
     give_mesh(mmg, mesh, limits);
-    give_metric_and_options(mmg, metric, options, limits);
+    give_metric_and_options(mmg, metric, options);
     const int status = MMG3D_mmg3dlib(mmg.mesh(), mmg.metric());
     if (status == MMG5_STRONGFAILURE)
       fail(ErrorCategory::internal, "adapt::remesh: Mmg failed and left no usable mesh (",

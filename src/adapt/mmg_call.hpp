@@ -28,8 +28,11 @@ namespace foehn::adapt::detail {
 
 // What to freeze and bound in one call, beyond RemeshOptions.
 struct MmgCallLimits {
-  // Mmg's memory cap in nodes (MMG3D_IPARAM_mem, 1 GB + 8 kB a node); 0 leaves Mmg's default.
-  double memory_nodes = 0;
+  // Mmg's memory cap, MB (MMG3D_IPARAM_mem); 0 leaves Mmg's default (half the host's memory).
+  // Mmg sizes its arrays and its gradation's edge table from the cap (up to 6 million tets
+  // without one, 430 MB of table alone), and fills them before it starts: a cap near what the
+  // mesh needs is what makes a small part cheap.
+  double memory_megabytes = 0;
   // Boundary triangles with this tag are the interfaces between parts: marked required, as are
   // their nodes, and never modified. -1: none.
   std::int64_t interface_tag = -1;
@@ -67,6 +70,17 @@ class KeepSignalHandlers {
   static constexpr std::array<int, 6> signals_{SIGABRT, SIGFPE, SIGILL, SIGSEGV, SIGTERM, SIGINT};
   std::array<struct sigaction, 6> saved_{};
 };
+
+// The cap for a whole mesh (adapt::remesh with max_nodes): measured with Mmg 5.8, it needs
+// 600-1000 MB at its default table sizes (below that a 1.5k-node mesh fails at once, "Hashing
+// problem") and about 2.5 kB per node it makes; 1 GB plus 8 kB per node of `nodes` leaves room
+// for its intermediate meshes, while a metric asking for several times more ends in Mmg's
+// failure (an error) instead of taking the host's memory.
+double whole_mesh_megabytes(double nodes);
+// The cap for one part of remesh_in_parallel, from its size and the nodes its metric asks for:
+// Mmg's tables (its memOption: about 1 kB a node of room, the gradation's edge table 72 B a tet
+// of room) for twice the larger of the part's nodes and the request, plus half its tets.
+double part_megabytes(const TetMesh& part, double predicted_nodes);
 
 // The longest side of the mesh's bounding box, m.
 double longest_bounding_side(const TetMesh& mesh);

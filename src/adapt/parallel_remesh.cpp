@@ -258,8 +258,8 @@ void check_parallel_options(const ParallelRemeshOptions& o) {
 // One pass: the parts remeshed at once and merged.
 Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
                     std::vector<char> frozen_throughout, const std::vector<std::int32_t>& part,
-                    int part_count, int threads, const RemeshOptions& options, int pass,
-                    ParallelRemeshPass& measured) {
+                    int part_count, int threads, const RemeshOptions& options, bool cap_part_memory,
+                    int pass, ParallelRemeshPass& measured) {
   Stopwatch watch;
   const FaceNeighbours neighbours = face_neighbours(whole);
   const std::vector<char> on_interface = interface_nodes(whole, neighbours, part);
@@ -303,13 +303,12 @@ Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
     try {
       detail::MmgCallLimits limits;
       limits.interface_tag = interface_tag;
-      // Room for four times the nodes the part's metric asks for: a part is not refused on its
-      // own (the whole metric was), but a runaway in one part still ends in Mmg's failure.
-      if (options.max_nodes > 0)
-        limits.memory_nodes = std::max(
-            4 * predict_nodes(parts[k].mesh, parts[k].metric, true, options.nodes_per_complexity)
-                    .nodes,
-            static_cast<double>(parts[k].mesh.nodes.size()));
+      // A part is not refused on its own (the whole metric was); its cap follows its size.
+      if (cap_part_memory)
+        limits.memory_megabytes = detail::part_megabytes(
+            parts[k].mesh,
+            predict_nodes(parts[k].mesh, parts[k].metric, true, options.nodes_per_complexity)
+                .nodes);
       results[k] = detail::call_mmg(parts[k].mesh, parts[k].metric, options, limits);
       if (results[k].incomplete)
         fail(ErrorCategory::internal, "Mmg could not finish (MMG5_LOWFAILURE)");
@@ -330,6 +329,8 @@ Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
   }
   Merged merged = merge_parts(whole, metric, frozen_throughout, parts, results, interface_tag);
   measured.merge = watch.lap();
+  measured.nodes = merged.mesh.nodes.size();
+  measured.tets = merged.mesh.tets.size();
   measured.nodes_frozen_throughout = static_cast<std::size_t>(
       std::count(merged.frozen_throughout.begin(), merged.frozen_throughout.end(), 1));
   return merged;
@@ -393,7 +394,7 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
         r.partition += lap.lap();
       }
       Merged next = remesh_parts(input, input_metric, std::move(frozen), part, part_count, threads,
-                                 options, pass, measured);
+                                 options, parallel.cap_part_memory, pass, measured);
       r.passes.push_back(measured);
       current = std::move(next);
       if (pass > 0 && measured.nodes_frozen_throughout == 0) break;

@@ -135,7 +135,8 @@ TetMesh remesh(const TetMesh& mesh, std::span<const Sym3<double>> metric,
          "scripts/setup-mmg.sh provides)");
   detail::MmgCallLimits limits;
   if (options.max_nodes > 0)
-    limits.memory_nodes = std::max(options.max_nodes, static_cast<double>(mesh.nodes.size()));
+    limits.memory_megabytes = detail::whole_mesh_megabytes(
+        std::max(options.max_nodes, static_cast<double>(mesh.nodes.size())));
   detail::MmgCallResult result;
   {
     const detail::KeepSignalHandlers handlers;

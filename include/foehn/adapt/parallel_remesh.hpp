@@ -33,11 +33,16 @@ struct ParallelRemeshOptions {
   // stop once no node has been frozen in all of them.
   int max_passes = 4;
   int avoid_cost = 100;
+  // Cap Mmg's memory for each part near what the part needs (detail::part_megabytes): Mmg sizes
+  // and fills its arrays from the cap, for 6 million tets without one, which costs a part of a
+  // few thousand tets more than its remesh where page faults are slow. False: Mmg's default.
+  bool cap_part_memory = true;
 };
 
 struct ParallelRemeshPass {
   int parts = 0;
   std::size_t interface_faces = 0;  // triangles frozen between parts
+  std::size_t nodes = 0, tets = 0;  // of the merged mesh after the pass
   // Nodes on an interface in this pass and in every pass before (0 ends the passes).
   std::size_t nodes_frozen_throughout = 0;
   double split = 0, mmg = 0, merge = 0;  // seconds: the parts made, Mmg on all, the mesh merged
