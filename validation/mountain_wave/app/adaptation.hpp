@@ -39,8 +39,10 @@ struct AdaptOptions {
   double norm_order = 2;   // -adapt_norm: p of the L^p normalisation
   double gradation = 1.3;  // -adapt_gradation: Mmg's -hgrad (0: off)
   // -adapt_remesh_parts: the parts Mmg remeshes at once (adapt::remesh_in_parallel; 0: one per
-  // thread, fewer on a small mesh, so the mesh then depends on the host; 1: serial Mmg).
-  int remesh_parts = 0;
+  // thread, fewer on a small mesh, so the mesh then depends on the host). 1 (serial Mmg) by
+  // default: on the default case the parallel remesh left edges of 49 m at its second
+  // adaptation (serial Mmg's stay above 75 m), which the time step's CFL check refuses.
+  int remesh_parts = 1;
   // -adapt_remesh_threads: host threads on rank 0 running them (0: all its cores). The mesh
   // depends on the parts, not on the threads.
   int remesh_threads = 0;
@@ -50,8 +52,10 @@ struct AdaptOptions {
   // -adapt_write_metric: each remesh's input, the mesh with the metric as the 3 x 3 node field
   // "metric", written as adapt_metric_<step>.vtu beside the adapted mesh.
   bool write_metric = false;
-  // -1 (auto): on with the CUDA backend, where the host's cores are otherwise idle.
-  int overlap = -1;
+  // -1 (auto): on with the CUDA backend, where the host's cores are otherwise idle. Off by
+  // default: with serial Mmg (15-17 s an adaptation on the default case) the 20 steps behind
+  // which it runs (1.4 s) hide little, and the lag changes the results.
+  int overlap = 0;
   bool overlapped(bool cuda_backend) const noexcept {
     return overlap == 1 || (overlap == -1 && cuda_backend);
   }

@@ -224,12 +224,13 @@ void declare_adapt_options(petsc::OptionTable& t, AdaptOptions& a) {
             "Adaptation: the largest length ratio of neighbouring edges (0: off; Mmg's -hgrad)",
             &a.gradation, RealRange::closed(0, 10))
       .integer("-adapt_remesh_parts",
-               "Adaptation: parts remeshed at once by Mmg (0: one per remesh thread, fewer on a "
-               "small mesh; 1: serial Mmg)",
+               "Adaptation: parts remeshed at once by Mmg (1: serial Mmg, the default; 0: one "
+               "per remesh thread, fewer on a small mesh)",
                &a.remesh_parts, {0, 4096})
       .integer("-adapt_overlap",
                "Adaptation: remesh on the host while the steps go on, the new mesh taking over at "
-               "the next adaptation (1), or wait for it (0); -1: 1 with -foehn_backend cuda",
+               "the next adaptation (1), or wait for it (0, the default); -1: 1 with "
+               "-foehn_backend cuda",
                &a.overlap, {-1, 1})
       .integer("-adapt_remesh_threads",
                "Adaptation: host threads running Mmg on rank 0 (0: all the host's cores)",
