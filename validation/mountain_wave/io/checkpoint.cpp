@@ -35,6 +35,7 @@
 #include "foehn/petsc/node_exchange.hpp"
 #include "foehn/runtime/atomic_file.hpp"
 #include "foehn/runtime/hdf5_superblock.hpp"
+#include "io/checkpoint_adaptation.hpp"
 #include "io/collective.hpp"
 #include "io/field_meaning.hpp"
 #include "io/hdf5_support.hpp"
@@ -175,21 +176,7 @@ void write_file(const std::filesystem::path& path, const CheckpointInfo& header,
     detail::write_attribute(h5.get(), "time", header.time, file);
     detail::write_attribute(h5.get(), "step", header.step, file);
     detail::write_attribute(h5.get(), "node_numbering", std::string_view("input"), file);
-    if (header.adapted_at_step >= 0) {
-      detail::write_attribute(h5.get(), "adapted_at_step", header.adapted_at_step, file);
-      detail::write_attribute(h5.get(), "adapt_interior_nodes_per_complexity",
-                              header.adapt_interior_nodes_per_complexity, file);
-      detail::write_attribute(h5.get(), "adapt_nodes", header.adapt_nodes, file);
-      detail::write_attribute(h5.get(), "adapt_dt", header.adapt_dt, file);
-    }
-    if (header.pending_adaptation_step >= 0) {
-      detail::write_attribute(h5.get(), "pending_adaptation_step", header.pending_adaptation_step,
-                              file);
-      detail::write_attribute(h5.get(), "pending_adaptation_complexity",
-                              header.pending_adaptation_complexity, file);
-      detail::write_attribute(h5.get(), "pending_adaptation_boundary_nodes",
-                              header.pending_adaptation_boundary_nodes, file);
-    }
+    write_adaptation_record(h5.get(), header, file);
     const auto nodes = static_cast<hsize_t>(header.global_nodes);
     const detail::DatasetOptions checksummed{.checksum = true};
     {
@@ -263,37 +250,7 @@ Hid open_checkpoint(const std::filesystem::path& path, CheckpointInfo& info) {
       info.step > max_run_steps || !std::isfinite(info.time) || info.time < 0)
     fail(ErrorCategory::invalid_input, quoted(path), ": corrupt header (", info.global_nodes,
          " nodes, ", info.global_tets, " tets, step ", info.step, ", time ", info.time, ")");
-  if (detail::has_attribute(h5.get(), "adapted_at_step", path)) {
-    info.adapted_at_step = detail::read_integer_attribute(h5.get(), "adapted_at_step", path);
-    info.adapt_interior_nodes_per_complexity =
-        detail::read_double_attribute(h5.get(), "adapt_interior_nodes_per_complexity", path);
-    info.adapt_nodes = detail::read_double_attribute(h5.get(), "adapt_nodes", path);
-    info.adapt_dt = detail::read_double_attribute(h5.get(), "adapt_dt", path);
-    if (info.adapted_at_step < 0 || info.adapted_at_step >= info.step ||
-        !(info.adapt_interior_nodes_per_complexity > 0) ||
-        !std::isfinite(info.adapt_interior_nodes_per_complexity) || !(info.adapt_nodes >= 1) ||
-        !(info.adapt_nodes <= 1e9) || !(info.adapt_dt > 0) || !std::isfinite(info.adapt_dt))
-      fail(ErrorCategory::invalid_input, quoted(path),
-           ": corrupt adaptation record (adapted at step ", info.adapted_at_step, " of ", info.step,
-           ", ", info.adapt_interior_nodes_per_complexity, " nodes per complexity)");
-  }
-  if (detail::has_attribute(h5.get(), "pending_adaptation_step", path)) {
-    info.pending_adaptation_step =
-        detail::read_integer_attribute(h5.get(), "pending_adaptation_step", path);
-    info.pending_adaptation_complexity =
-        detail::read_double_attribute(h5.get(), "pending_adaptation_complexity", path);
-    info.pending_adaptation_boundary_nodes =
-        detail::read_integer_attribute(h5.get(), "pending_adaptation_boundary_nodes", path);
-    if (info.pending_adaptation_step < 0 || info.pending_adaptation_step > info.step ||
-        info.pending_adaptation_step <= info.adapted_at_step ||
-        !(info.pending_adaptation_complexity > 0) ||
-        !std::isfinite(info.pending_adaptation_complexity) ||
-        info.pending_adaptation_boundary_nodes < 0 ||
-        info.pending_adaptation_boundary_nodes > info.global_nodes * 100)
-      fail(ErrorCategory::invalid_input, quoted(path),
-           ": corrupt record of a pending adaptation (made at step ", info.pending_adaptation_step,
-           " of ", info.step, ", complexity ", info.pending_adaptation_complexity, ")");
-  }
+  read_adaptation_record(h5.get(), path, info);
   if (detail::has_link(h5.get(), extra_group, path)) {
     const Hid group = detail::open_group(h5.get(), extra_group, path);
     info.extra_fields = detail::link_names(group.get(), path);
