@@ -11,6 +11,7 @@
 #include <limits>
 #include <string>
 
+#include "foehn/mesh/topology.hpp"
 #include "foehn/runtime/error.hpp"
 
 namespace foehn {
@@ -53,10 +54,8 @@ void check_tets(const TetMesh& mesh) {
   }
 }
 
-}  // namespace
-
-std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
-                                             const PartitionOptions& options) {
+// What both partitioners refuse before calling METIS.
+void check_partition_request(const TetMesh& mesh, int parts, const PartitionOptions& options) {
   const std::size_t tets = mesh.tet_count();
   if (parts < 1 || static_cast<std::size_t>(parts) > tets) {
     fail(ErrorCategory::invalid_input, "cannot split ", tets, " tets into ", parts, " parts");
@@ -66,6 +65,75 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
          options.imbalance_tolerance);
   }
   check_tets(mesh);
+}
+
+void set_metis_options(idx_t (&metis_options)[METIS_NOPTIONS], const PartitionOptions& options) {
+  METIS_SetDefaultOptions(metis_options);
+  metis_options[METIS_OPTION_NUMBERING] = 0;
+  metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed);
+  // ufactor is the allowed imbalance in thousandths: 1.03 -> 30.
+  metis_options[METIS_OPTION_UFACTOR] =
+      static_cast<idx_t>(std::lround((options.imbalance_tolerance - 1.0) * 1000.0));
+}
+
+// METIS's answer as one part per tet, or its failure as an error naming `call`.
+std::vector<std::int32_t> parts_from_metis(int status, const char* call,
+                                           const std::vector<idx_t>& part, int parts) {
+  if (status != METIS_OK) {
+    const ErrorCategory category = status == METIS_ERROR_MEMORY  ? ErrorCategory::out_of_memory
+                                   : status == METIS_ERROR_INPUT ? ErrorCategory::invalid_input
+                                                                 : ErrorCategory::internal;
+    fail(category, call, " failed for ", part.size(), " tets into ", parts,
+         " parts: ", metis_status_name(status), " (", status, ")");
+  }
+  std::vector<std::int32_t> result(part.size());
+  for (std::size_t t = 0; t < part.size(); ++t) {
+    if (part[t] < 0 || part[t] >= parts) {
+      fail(ErrorCategory::internal, "METIS returned part ", part[t], " for tet ", t);
+    }
+    result[t] = static_cast<std::int32_t>(part[t]);
+  }
+  return result;
+}
+
+// METIS's CSR graph of the tets' face adjacency (tet_face_neighbours), each face
+// costing avoid_cost where one of its nodes is flagged in `avoid`, 1 elsewhere.
+struct FaceGraph {
+  std::vector<idx_t> xadj, adjncy, adjwgt;
+};
+
+FaceGraph face_graph(const TetMesh& mesh, const std::vector<char>& avoid, int avoid_cost) {
+  const std::size_t tets = mesh.tet_count();
+  const std::vector<std::int32_t> across = tet_face_neighbours(mesh, "partition_elements_avoiding");
+  FaceGraph graph;
+  graph.xadj.assign(tets + 1, 0);
+  for (std::size_t t = 0; t < tets; ++t)
+    graph.xadj[t + 1] = graph.xadj[t] + static_cast<idx_t>(std::count_if(
+                                            across.begin() + static_cast<std::ptrdiff_t>(4 * t),
+                                            across.begin() + static_cast<std::ptrdiff_t>(4 * t + 4),
+                                            [](std::int32_t other) { return other >= 0; }));
+  to_idx(static_cast<std::size_t>(graph.xadj[tets]), "graph edges");
+  graph.adjncy.reserve(static_cast<std::size_t>(graph.xadj[tets]));
+  graph.adjwgt.reserve(graph.adjncy.capacity());
+  for (std::size_t t = 0; t < tets; ++t)
+    for (std::size_t f = 0; f < 4; ++f) {
+      const std::int32_t other = across[4 * t + f];
+      if (other < 0) continue;
+      bool avoided = false;
+      for (const int k : tet_local_faces[f])
+        avoided = avoided || avoid[static_cast<std::size_t>(mesh.tets[t][k])];
+      graph.adjncy.push_back(other);
+      graph.adjwgt.push_back(avoided ? avoid_cost : 1);
+    }
+  return graph;
+}
+
+}  // namespace
+
+std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
+                                             const PartitionOptions& options) {
+  const std::size_t tets = mesh.tet_count();
+  check_partition_request(mesh, parts, options);
   // METIS_PartMeshDual misbehaves for one part, and the answer is trivial anyway.
   if (parts == 1) return std::vector<std::int32_t>(tets, 0);
 
@@ -81,13 +149,7 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
   eptr[tets] = static_cast<idx_t>(4 * tets);
 
   idx_t metis_options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(metis_options);
-  metis_options[METIS_OPTION_NUMBERING] = 0;
-  metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed);
-  // ufactor is the allowed imbalance in thousandths: 1.03 -> 30.
-  metis_options[METIS_OPTION_UFACTOR] =
-      static_cast<idx_t>(std::lround((options.imbalance_tolerance - 1.0) * 1000.0));
-
+  set_metis_options(metis_options, options);
   idx_t ncommon = 3;  // tets are neighbours when they share a face (three nodes)
   idx_t nparts = static_cast<idx_t>(parts);
   idx_t objval = 0;
@@ -96,21 +158,7 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
   const int status = METIS_PartMeshDual(&element_count, &node_count, eptr.data(), eind.data(),
                                         nullptr, nullptr, &ncommon, &nparts, nullptr, metis_options,
                                         &objval, epart.data(), npart.data());
-  if (status != METIS_OK) {
-    const ErrorCategory category = status == METIS_ERROR_MEMORY  ? ErrorCategory::out_of_memory
-                                   : status == METIS_ERROR_INPUT ? ErrorCategory::invalid_input
-                                                                 : ErrorCategory::internal;
-    fail(category, "METIS_PartMeshDual failed for ", tets, " tets into ", parts,
-         " parts: ", metis_status_name(status), " (", status, ")");
-  }
-  std::vector<std::int32_t> result(tets);
-  for (std::size_t t = 0; t < tets; ++t) {
-    if (epart[t] < 0 || epart[t] >= nparts) {
-      fail(ErrorCategory::internal, "METIS returned part ", epart[t], " for tet ", t);
-    }
-    result[t] = static_cast<std::int32_t>(epart[t]);
-  }
-  return result;
+  return parts_from_metis(status, "METIS_PartMeshDual", epart, parts);
 }
 
 std::vector<std::int32_t> partition_elements_avoiding(const TetMesh& mesh, int parts,
@@ -118,92 +166,23 @@ std::vector<std::int32_t> partition_elements_avoiding(const TetMesh& mesh, int p
                                                       int avoid_cost,
                                                       const PartitionOptions& options) {
   const std::size_t tets = mesh.tet_count();
-  if (parts < 1 || static_cast<std::size_t>(parts) > tets)
-    fail(ErrorCategory::invalid_input, "cannot split ", tets, " tets into ", parts, " parts");
-  if (!(options.imbalance_tolerance >= 1.0) || options.imbalance_tolerance > 10.0)
-    fail(ErrorCategory::invalid_input, "partition imbalance tolerance must be in [1, 10], got ",
-         options.imbalance_tolerance);
+  check_partition_request(mesh, parts, options);
   if (avoid.size() != mesh.node_count())
     fail(ErrorCategory::invalid_input, "partition_elements_avoiding: ", avoid.size(),
          " node flags for ", mesh.node_count(), " nodes");
   if (avoid_cost < 1 || avoid_cost > 10000)
     fail(ErrorCategory::invalid_input, "partition_elements_avoiding: avoid_cost ", avoid_cost,
          " is not in [1, 10000]");
-  check_tets(mesh);
   if (parts == 1) return std::vector<std::int32_t>(tets, 0);
-  // The face-adjacency graph, by sorting the tets' faces.
-  struct Face {
-    std::array<std::int32_t, 3> nodes;
-    std::int32_t tet;
-  };
-  std::vector<Face> faces;
-  faces.reserve(4 * tets);
-  for (std::size_t t = 0; t < tets; ++t)
-    for (int skip = 0; skip < 4; ++skip) {
-      Face f{{}, static_cast<std::int32_t>(t)};
-      int k = 0;
-      for (int c = 0; c < 4; ++c)
-        if (c != skip) f.nodes[static_cast<std::size_t>(k++)] = mesh.tets[t][c];
-      std::sort(f.nodes.begin(), f.nodes.end());
-      faces.push_back(f);
-    }
-  std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) {
-    return a.nodes != b.nodes ? a.nodes < b.nodes : a.tet < b.tet;
-  });
-  std::vector<idx_t> degree(tets + 1, 0);
-  struct Edge {
-    std::int32_t a, b;
-    idx_t cost;
-  };
-  std::vector<Edge> edges;
-  edges.reserve(2 * tets);
-  for (std::size_t i = 0; i + 1 < faces.size(); ++i) {
-    if (faces[i].nodes != faces[i + 1].nodes) continue;
-    const bool avoided = avoid[static_cast<std::size_t>(faces[i].nodes[0])] ||
-                         avoid[static_cast<std::size_t>(faces[i].nodes[1])] ||
-                         avoid[static_cast<std::size_t>(faces[i].nodes[2])];
-    edges.push_back({faces[i].tet, faces[i + 1].tet, avoided ? avoid_cost : 1});
-    ++degree[static_cast<std::size_t>(faces[i].tet) + 1];
-    ++degree[static_cast<std::size_t>(faces[i + 1].tet) + 1];
-    ++i;
-  }
-  faces = {};
-  to_idx(2 * edges.size(), "graph edges");
-  for (std::size_t t = 0; t < tets; ++t) degree[t + 1] += degree[t];
-  std::vector<idx_t> xadj(degree), adjncy(2 * edges.size()), adjwgt(2 * edges.size());
-  for (const Edge& e : edges) {
-    const auto at_a = static_cast<std::size_t>(degree[static_cast<std::size_t>(e.a)]++);
-    const auto at_b = static_cast<std::size_t>(degree[static_cast<std::size_t>(e.b)]++);
-    adjncy[at_a] = e.b;
-    adjwgt[at_a] = e.cost;
-    adjncy[at_b] = e.a;
-    adjwgt[at_b] = e.cost;
-  }
+  FaceGraph graph = face_graph(mesh, avoid, avoid_cost);
   idx_t metis_options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(metis_options);
-  metis_options[METIS_OPTION_NUMBERING] = 0;
-  metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed);
-  metis_options[METIS_OPTION_UFACTOR] =
-      static_cast<idx_t>(std::lround((options.imbalance_tolerance - 1.0) * 1000.0));
+  set_metis_options(metis_options, options);
   idx_t vertices = to_idx(tets, "tets"), constraints = 1, nparts = parts, objval = 0;
   std::vector<idx_t> part(tets);
-  const int status = METIS_PartGraphKway(&vertices, &constraints, xadj.data(), adjncy.data(),
-                                         nullptr, nullptr, adjwgt.data(), &nparts, nullptr, nullptr,
-                                         metis_options, &objval, part.data());
-  if (status != METIS_OK) {
-    const ErrorCategory category = status == METIS_ERROR_MEMORY  ? ErrorCategory::out_of_memory
-                                   : status == METIS_ERROR_INPUT ? ErrorCategory::invalid_input
-                                                                 : ErrorCategory::internal;
-    fail(category, "METIS_PartGraphKway failed for ", tets, " tets into ", parts,
-         " parts: ", metis_status_name(status), " (", status, ")");
-  }
-  std::vector<std::int32_t> result(tets);
-  for (std::size_t t = 0; t < tets; ++t) {
-    if (part[t] < 0 || part[t] >= nparts)
-      fail(ErrorCategory::internal, "METIS returned part ", part[t], " for tet ", t);
-    result[t] = static_cast<std::int32_t>(part[t]);
-  }
-  return result;
+  const int status = METIS_PartGraphKway(
+      &vertices, &constraints, graph.xadj.data(), graph.adjncy.data(), nullptr, nullptr,
+      graph.adjwgt.data(), &nparts, nullptr, nullptr, metis_options, &objval, part.data());
+  return parts_from_metis(status, "METIS_PartGraphKway", part, parts);
 }
 
 PartitionStats partition_stats(const TetMesh& mesh, const std::vector<std::int32_t>& part) {

@@ -29,48 +29,25 @@ struct FaceNeighbours {
 };
 
 FaceNeighbours face_neighbours(const TetMesh& mesh) {
-  struct Slot {
-    Triangle key;
-    std::int32_t slot;
-  };
-  const std::size_t tets = mesh.tets.size();
-  std::vector<Slot> slots(4 * tets);
-  for (std::size_t t = 0; t < tets; ++t)
-    for (int f = 0; f < 4; ++f) {
-      const auto& local = tet_local_faces[static_cast<std::size_t>(f)];
-      const Tet& tet = mesh.tets[t];
-      slots[4 * t + f] = {sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]}),
-                          static_cast<std::int32_t>(4 * t + f)};
-    }
-  std::sort(slots.begin(), slots.end(), [](const Slot& a, const Slot& b) {
-    return a.key != b.key ? a.key < b.key : a.slot < b.slot;
-  });
+  FaceNeighbours neighbours{tet_face_neighbours(mesh, "adapt::remesh_in_parallel"),
+                            std::vector<std::int32_t>(4 * mesh.tets.size(), -1)};
   std::vector<std::pair<Triangle, std::int32_t>> faces(mesh.boundary_faces.size());
   for (std::size_t f = 0; f < faces.size(); ++f)
     faces[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
   std::sort(faces.begin(), faces.end());
-  FaceNeighbours neighbours{std::vector<std::int32_t>(4 * tets, -1),
-                            std::vector<std::int32_t>(4 * tets, -1)};
-  for (std::size_t i = 0; i < slots.size();) {
-    std::size_t j = i + 1;
-    while (j < slots.size() && slots[j].key == slots[i].key) ++j;
-    if (j - i == 2) {
-      neighbours.across[static_cast<std::size_t>(slots[i].slot)] = slots[i + 1].slot / 4;
-      neighbours.across[static_cast<std::size_t>(slots[i + 1].slot)] = slots[i].slot / 4;
-    } else if (j - i == 1) {
-      const auto it = std::lower_bound(faces.begin(), faces.end(),
-                                       std::pair<Triangle, std::int32_t>{slots[i].key, -1});
-      if (it == faces.end() || it->first != slots[i].key)
-        fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: face ", slots[i].slot % 4,
-             " of tet ", slots[i].slot / 4,
-             " lies on the surface but is no boundary triangle: the boundary is to be kept and "
-             "must be given whole");
-      neighbours.boundary[static_cast<std::size_t>(slots[i].slot)] = it->second;
-    } else {
-      fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: a face of tet ",
-           slots[i].slot / 4, " is shared by ", j - i, " tets (not a manifold mesh)");
-    }
-    i = j;
+  for (std::size_t slot = 0; slot < neighbours.across.size(); ++slot) {
+    if (neighbours.across[slot] >= 0) continue;
+    const Tet& tet = mesh.tets[slot / 4];
+    const auto& local = tet_local_faces[slot % 4];
+    const Triangle key = sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]});
+    const auto it =
+        std::lower_bound(faces.begin(), faces.end(), std::pair<Triangle, std::int32_t>{key, -1});
+    if (it == faces.end() || it->first != key)
+      fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: face ", slot % 4, " of tet ",
+           slot / 4,
+           " lies on the surface but is no boundary triangle: the boundary is to be kept and "
+           "must be given whole");
+    neighbours.boundary[slot] = it->second;
   }
   return neighbours;
 }

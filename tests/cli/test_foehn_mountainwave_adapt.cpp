@@ -33,6 +33,13 @@ class AdaptiveMountainWave : public ::testing::Test {
     return foehn::testing::run_command("cd " + folder_.path().string() + " && " +
                                        FOEHN_MOUNTAINWAVE_TOOL + " " + arguments);
   }
+  // The bytes of `folder`'s sections file of `step`: equal files, the same final state.
+  std::string sections_at(const std::string& folder, long long step) {
+    char name[64];
+    std::snprintf(name, sizeof name, "sections_%06lld.h5", step);
+    std::ifstream in(folder_.path() / folder / name, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
   nlohmann::json run_json(const std::string& folder) {
     std::ifstream in(folder_.path() / folder / "run.json");
     return nlohmann::json::parse(in);
@@ -101,12 +108,7 @@ TEST_F(AdaptiveMountainWave, ARestartAcrossAnAdaptationContinuesBitwise) {
   ASSERT_EQ(whole.exit_code, 0) << whole.output;
   const long long steps = run_json("whole")["steps"];
   ASSERT_GT(steps, 4);
-  char last[64];
-  std::snprintf(last, sizeof last, "sections_%06lld.h5", steps);
-  const auto sections = [&](const std::string& folder) {
-    std::ifstream in(folder_.path() / folder / last, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
+  const auto sections = [&](const std::string& folder) { return sections_at(folder, steps); };
   const std::string expected = sections("whole");
   ASSERT_GT(expected.size(), 1000u);
   for (const char* step : {"3", "4"}) {
@@ -159,12 +161,7 @@ TEST_F(AdaptiveMountainWave, AnOverlappedAdaptationTakesOverOneIntervalLaterAndR
     EXPECT_GT(quality["shortest_edge"].get<double>(), 0.0);
   }
   EXPECT_NE(whole.output.find("taken over at step 4"), std::string::npos) << whole.output;
-  char last[64];
-  std::snprintf(last, sizeof last, "sections_%06lld.h5", steps);
-  const auto sections = [&](const std::string& folder) {
-    std::ifstream in(folder_.path() / folder / last, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  };
+  const auto sections = [&](const std::string& folder) { return sections_at(folder, steps); };
   const std::string expected = sections("whole");
   ASSERT_GT(expected.size(), 1000u);
   for (const char* step : {"5", "6"}) {

@@ -31,6 +31,12 @@ struct FaceTopology {
 // Requires every node index to be in range (validate first).
 FaceTopology build_face_topology(const TetMesh& mesh);
 
+// The tet across each local face (slot 4 t + f, face f opposite local node f), -1 where the
+// face is on the surface. Built by sorting every tet's faces. Requires node indices in range;
+// invalid_input, naming `who`, for a face shared by three or more tets or a tet using one face
+// twice (a repeated node).
+std::vector<std::int32_t> tet_face_neighbours(const TetMesh& mesh, const char* who);
+
 // A mesh without boundary triangles (made from arrays, or read from a file that has none) gets
 // its surface as boundary triangles: every face of exactly one tet, oriented outward, each with
 // `tag`. A mesh with boundary triangles is left as it is. Requires a validated mesh. Without it,

@@ -21,7 +21,8 @@ namespace {
 constexpr double degenerate_tolerance = 1e-10;
 
 void check_nodes(const TetMesh& mesh) {
-  if (mesh.tets.empty()) fail(ErrorCategory::invalid_input, "MeshVelocityField: the mesh has no tets");
+  if (mesh.tets.empty())
+    fail(ErrorCategory::invalid_input, "MeshVelocityField: the mesh has no tets");
   constexpr auto index_limit = static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max());
   if (mesh.nodes.size() > index_limit / 3 || mesh.tets.size() > index_limit / 4) {
     fail(ErrorCategory::invalid_input, "MeshVelocityField: ", mesh.nodes.size(), " nodes and ",
@@ -75,55 +76,6 @@ std::array<double, 12> inverse_map(const TetMesh& mesh, std::size_t t) {
           r2[0] * inv, r2[1] * inv, r2[2] * inv, r3[0] * inv, r3[1] * inv, r3[2] * inv};
 }
 
-// Tet across each local face (face f is opposite local node f), -1 on the boundary: every
-// face as (sorted node triple, tet, local face), sorted so that the two uses of an interior
-// face are adjacent. Returns the number of boundary faces.
-std::size_t build_neighbours(const TetMesh& mesh, std::vector<std::int32_t>& neighbours) {
-  struct FaceUse {
-    Triangle key;
-    std::int32_t tet;
-    std::int32_t local_face;
-  };
-  std::vector<FaceUse> uses;
-  uses.reserve(4 * mesh.tets.size());
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
-    const Tet& tet = mesh.tets[t];
-    for (int f = 0; f < 4; ++f) {
-      const auto& local = tet_local_faces[f];
-      uses.push_back({sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]}),
-                      static_cast<std::int32_t>(t), f});
-    }
-  }
-  std::sort(uses.begin(), uses.end(), [](const FaceUse& a, const FaceUse& b) {
-    return a.key != b.key ? a.key < b.key : a.tet < b.tet;
-  });
-  neighbours.assign(4 * mesh.tets.size(), -1);
-  std::size_t boundary_faces = 0;
-  for (std::size_t begin = 0; begin < uses.size();) {
-    std::size_t end = begin + 1;
-    while (end < uses.size() && uses[end].key == uses[begin].key) ++end;
-    if (end - begin > 2) {
-      fail(ErrorCategory::invalid_input, "MeshVelocityField: the face (", uses[begin].key[0], ", ",
-           uses[begin].key[1], ", ", uses[begin].key[2], ") of tet ", uses[begin].tet,
-           " is shared by ", end - begin, " tets (non-manifold mesh)");
-    }
-    if (end - begin == 2) {
-      const FaceUse& a = uses[begin];
-      const FaceUse& b = uses[begin + 1];
-      if (a.tet == b.tet) {
-        fail(ErrorCategory::invalid_input, "MeshVelocityField: tet ", a.tet,
-             " uses the same face twice (repeated node)");
-      }
-      neighbours[4 * static_cast<std::size_t>(a.tet) + a.local_face] = b.tet;
-      neighbours[4 * static_cast<std::size_t>(b.tet) + b.local_face] = a.tet;
-    } else {
-      ++boundary_faces;
-    }
-    begin = end;
-  }
-  return boundary_faces;
-}
-
 }  // namespace
 
 MeshVelocityField::MeshVelocityField(const TetMesh& mesh, std::vector<double> velocity)
@@ -136,7 +88,9 @@ MeshVelocityField::MeshVelocityField(const TetMesh& mesh, std::vector<double> ve
     inverse_maps_.insert(inverse_maps_.end(), map.begin(), map.end());
     tet_nodes_.insert(tet_nodes_.end(), mesh.tets[t].begin(), mesh.tets[t].end());
   }
-  boundary_face_count_ = build_neighbours(mesh, neighbours_);
+  neighbours_ = tet_face_neighbours(mesh, "MeshVelocityField");
+  boundary_face_count_ =
+      static_cast<std::size_t>(std::count(neighbours_.begin(), neighbours_.end(), -1));
   // A walk between parcels' consecutive positions crosses a handful of tets; a walk across the
   // whole mesh about its diameter in tets, ~cbrt(tets) times a small factor.
   max_walk_steps_ = static_cast<int>(4.0 * std::cbrt(static_cast<double>(mesh.tets.size()))) + 64;
@@ -148,8 +102,8 @@ MeshVelocityField::MeshVelocityField(const TetMesh& mesh, std::vector<double> ve
                                      double t0, std::vector<double> velocity_t1, double t1)
     : MeshVelocityField(mesh, std::move(velocity_t0)) {
   if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) {
-    fail(ErrorCategory::invalid_input, "MeshVelocityField: need finite times t0 < t1, got t0 = ",
-         t0, ", t1 = ", t1);
+    fail(ErrorCategory::invalid_input,
+         "MeshVelocityField: need finite times t0 < t1, got t0 = ", t0, ", t1 = ", t1);
   }
   check_velocity(velocity_t1, "velocity at t1");
   velocity_t1_ = std::move(velocity_t1);
@@ -187,7 +141,8 @@ void MeshVelocityField::set_velocity(std::vector<double> velocity_t0, double t0,
                                      std::vector<double> velocity_t1, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) {
     fail(ErrorCategory::invalid_input,
-         "MeshVelocityField::set_velocity: need finite times t0 < t1, got t0 = ", t0, ", t1 = ", t1);
+         "MeshVelocityField::set_velocity: need finite times t0 < t1, got t0 = ", t0,
+         ", t1 = ", t1);
   }
   check_velocity(velocity_t0, "velocity at t0");
   check_velocity(velocity_t1, "velocity at t1");

@@ -22,53 +22,31 @@
 #include "foehn/mesh/validate.hpp"
 #include "support/error_category.hpp"
 #include "support/small_mountain.hpp"
+#include "unit/adapt/support/layer_metric.hpp"
 
 namespace foehn::adapt {
 namespace {
 
-#define SKIP_WITHOUT_MMG() \
-  if (!remeshing_available()) GTEST_SKIP() << "this build has no Mmg (FOEHN_MMG_DIR)"
+using testing::edges_of;
 
-// Horizontal edges of 3 km; vertical ones of 150 m at z = 3 km, growing to 2 km 1.5 km away:
-// refinement across every part, so that each pass has work on each side of each interface.
-Sym3<double> layer_metric(const Point3& p) {
-  const double distance = std::fabs(p[2] - 3000.0);
-  const double hz = 150.0 + 1850.0 * std::min(1.0, distance / 1500.0);
-  return {1 / (3000.0 * 3000.0), 1 / (3000.0 * 3000.0), 1 / (hz * hz), 0, 0, 0};
-}
+// Horizontal edges of 3 km: refinement across every part, so that each pass has work on each
+// side of each interface.
+const testing::LayerMetric layer{3000.0};
 
 std::vector<Sym3<double>> metric_at_nodes(const TetMesh& mesh) {
-  std::vector<Sym3<double>> metric(mesh.node_count());
-  for (std::size_t n = 0; n < metric.size(); ++n) metric[n] = layer_metric(mesh.nodes[n]);
-  return metric;
-}
-
-double metric_length(const Point3& a, const Point3& b) {
-  const Point3 e = b - a;
-  double sum = 0;
-  const double weights[3] = {1, 4, 1};
-  for (int k = 0; k < 3; ++k) {
-    const double s = 0.5 * k;
-    const Sym3<double> m = layer_metric({a[0] + s * e[0], a[1] + s * e[1], a[2] + s * e[2]});
-    sum += weights[k] * std::sqrt(m.xx * e[0] * e[0] + m.yy * e[1] * e[1] + m.zz * e[2] * e[2]);
-  }
-  return sum / 6;
+  return layer.at_nodes(mesh);
 }
 
 // The median metric length of the edges away from the kept boundary.
 double median_inner_metric_length(const TetMesh& mesh) {
-  std::set<std::pair<std::int32_t, std::int32_t>> edges;
-  for (const Tet& tet : mesh.tets)
-    for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b)
-        edges.insert({std::min(tet[a], tet[b]), std::max(tet[a], tet[b])});
+  const auto edges = edges_of(mesh);
   const auto inner = [&](std::int32_t n) {
     const Point3& p = mesh.nodes[static_cast<std::size_t>(n)];
     return std::fabs(p[0]) < 20000 && std::fabs(p[1]) < 20000 && p[2] > 1000 && p[2] < 12000;
   };
   std::vector<double> lengths;
   for (const auto& [a, b] : edges)
-    if (inner(a) && inner(b)) lengths.push_back(metric_length(mesh.nodes[a], mesh.nodes[b]));
+    if (inner(a) && inner(b)) lengths.push_back(layer.length(mesh.nodes[a], mesh.nodes[b]));
   EXPECT_GT(lengths.size(), 1000u);
   std::nth_element(lengths.begin(), lengths.begin() + lengths.size() / 2, lengths.end());
   return lengths[lengths.size() / 2];

@@ -16,47 +16,22 @@
 #include "foehn/mesh/validate.hpp"
 #include "support/error_category.hpp"
 #include "support/small_mountain.hpp"
+#include "unit/adapt/support/layer_metric.hpp"
 
 namespace foehn::adapt {
 namespace {
 
-#define SKIP_WITHOUT_MMG() \
-  if (!remeshing_available()) GTEST_SKIP() << "this build has no Mmg (FOEHN_MMG_DIR)"
+using testing::edges_of;
 
-// Horizontal edges of 4 km; vertical ones of 150 m at z = 3 km, growing to 2 km 1.5 km away.
-Sym3<double> layer_metric(const Point3& p) {
-  const double distance = std::fabs(p[2] - 3000.0);
-  const double hz = 150.0 + 1850.0 * std::min(1.0, distance / 1500.0);
-  return {1 / (4000.0 * 4000.0), 1 / (4000.0 * 4000.0), 1 / (hz * hz), 0, 0, 0};
-}
+// Horizontal edges of 4 km.
+const testing::LayerMetric layer;
 
 std::vector<Sym3<double>> metric_at_nodes(const TetMesh& mesh) {
-  std::vector<Sym3<double>> metric(mesh.node_count());
-  for (std::size_t n = 0; n < metric.size(); ++n) metric[n] = layer_metric(mesh.nodes[n]);
-  return metric;
+  return layer.at_nodes(mesh);
 }
 
-// Every edge once, as sorted node pairs.
-std::set<std::pair<std::int32_t, std::int32_t>> edges_of(const TetMesh& mesh) {
-  std::set<std::pair<std::int32_t, std::int32_t>> edges;
-  for (const Tet& tet : mesh.tets)
-    for (int a = 0; a < 4; ++a)
-      for (int b = a + 1; b < 4; ++b)
-        edges.insert({std::min(tet[a], tet[b]), std::max(tet[a], tet[b])});
-  return edges;
-}
-
-// The edge's length in the metric, by Simpson's rule along it.
 double metric_length(const Point3& a, const Point3& b) {
-  const Point3 e = b - a;
-  double sum = 0;
-  const double weights[3] = {1, 4, 1};
-  for (int k = 0; k < 3; ++k) {
-    const double s = 0.5 * k;
-    const Sym3<double> m = layer_metric({a[0] + s * e[0], a[1] + s * e[1], a[2] + s * e[2]});
-    sum += weights[k] * std::sqrt(m.xx * e[0] * e[0] + m.yy * e[1] * e[1] + m.zz * e[2] * e[2]);
-  }
-  return sum / 6;
+  return layer.length(a, b);
 }
 
 double tet_volume_sum(const TetMesh& mesh) {
