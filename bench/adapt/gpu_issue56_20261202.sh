@@ -11,6 +11,11 @@
 #   PART=2: the adaptive run with the parallel remesh, waiting for it and overlapped (the
 #           default on the GPU), and overlapped with -adapt_nodes 100000; with two GPUs, if the
 #           host has them, on two ranks.
+#   PART=3: (the band of later passes) bench_remesh_scaling on METRIC (an adapt_metric_*.vtu
+#           carried to the device): serial Mmg and the parallel remesh with a band of 3 layers
+#           at 4, 8 and all threads, then of 2 and 5 layers and the whole mesh in every pass (0)
+#           at all threads; the fixed default mesh; the adaptive run with the parallel remesh on
+#           all cores, waiting for it and overlapped.
 set -uo pipefail
 out=${OUT:-/tmp/foehn-out}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GTEST_COLOR=no
@@ -57,6 +62,24 @@ if [[ ${PART:-1} == 1 ]]; then
   cp "$work/device.txt" "$work/scaling/"
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   pack adaptive_serial
+elif [[ $PART == 3 ]]; then
+  say "bench_remesh_scaling on $METRIC"
+  mkdir -p "$work/scaling"
+  scale() {  # $1: a name, then bench_remesh_scaling's options
+    local name=$1
+    shift
+    timeout 200 .gpu/run bench_remesh_scaling --input "$METRIC" "$@" \
+      --out "$work/scaling/$name.json" >"$work/scaling/$name.log" 2>&1
+    echo "exit $?" >>"$work/scaling/$name.log"
+    cat "$work/scaling/$name.log"
+  }
+  scale band3 --threads "4,8,$(nproc)" --band-layers 3
+  scale band_variants --serial 0 --threads "$(nproc)" --band-layers 2,5,0
+  cp "$work/device.txt" "$work/scaling/"
+  tar -C "$work" -czf "$out/scaling.tar.gz" scaling
+  run_case fixed_default
+  run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
+  run_case adaptive_parallel_overlap -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 1
 else
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20

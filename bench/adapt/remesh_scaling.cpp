@@ -5,7 +5,10 @@
 // against --hmin / --hmax), and per pass of the parallel remesh its parts and seconds.
 //
 //   bench_remesh_scaling --input adapt_metric_000020.vtu [--threads 1,8,16,32] [--hmin 125]
-//                        [--hmax 10000] [--gradation 1.3] --out scaling.json
+//                        [--hmax 10000] [--gradation 1.3] [--band-layers 3,0] --out scaling.json
+//
+// --band-layers: each thread count once per value (ParallelRemeshOptions::band_layers; 0 remeshes
+// the whole mesh in every pass, the first version's way).
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -26,6 +29,7 @@ namespace {
 struct Options {
   std::string input, out;
   std::vector<int> threads = {1, 8, 16, 32};
+  std::vector<int> band_layers = {ParallelRemeshOptions{}.band_layers};
   double hmin = 125, hmax = 10000, gradation = 1.3;
   int parts = 0;                  // 0: one per thread
   int verbosity = -1;             // Mmg's
@@ -57,6 +61,8 @@ Options parse(int argc, char** argv) {
       o.out = value;
     else if (arg == "--threads")
       o.threads = parse_list(value);
+    else if (arg == "--band-layers")
+      o.band_layers = parse_list(value);
     else if (arg == "--hmin")
       o.hmin = std::stod(value);
     else if (arg == "--hmax")
@@ -125,42 +131,47 @@ int run(int argc, char** argv) {
     cases.push_back(measured("serial_mmg", 1, serial, watch.seconds(), o));
   }
   for (const int threads : o.threads)
-    for (const bool capped :
-         o.both_memory_caps ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
-      ParallelRemeshOptions parallel;
-      parallel.threads = threads;
-      parallel.parts = o.parts;
-      parallel.cap_part_memory = capped;
-      ParallelRemeshReport report;
-      const Stopwatch watch;
-      const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
-      nlohmann::json record = measured(capped ? "parallel" : "parallel_mmg_default_memory", threads,
-                                       adapted, watch.seconds(), o);
-      record["partition_seconds"] = report.partition;
-      record["tets_never_free"] = report.tets_never_free;
-      record["nodes_never_free"] = report.nodes_never_free;
-      nlohmann::json passes = nlohmann::json::array();
-      for (const ParallelRemeshPass& pass : report.passes)
-        passes.push_back({{"parts", pass.parts},
-                          {"interface_faces", pass.interface_faces},
-                          {"nodes", pass.nodes},
-                          {"tets", pass.tets},
-                          {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
-                          {"split_seconds", pass.split},
-                          {"mmg_seconds", pass.mmg},
-                          {"merge_seconds", pass.merge},
-                          {"slowest_part_seconds", pass.slowest_part},
-                          {"mmg_cpu_seconds", pass.mmg_cpu}});
-      record["passes"] = passes;
-      for (const ParallelRemeshPass& pass : report.passes)
-        std::printf(
-            "  pass: %d parts, %zu interface faces, %zu tets after, split %.2f s, Mmg %.2f s "
-            "(slowest part %.2f s, all parts %.2f s), merge %.2f s, %zu nodes frozen "
-            "throughout\n",
-            pass.parts, pass.interface_faces, pass.tets, pass.split, pass.mmg, pass.slowest_part,
-            pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout);
-      cases.push_back(record);
-    }
+    for (const int band_layers : o.band_layers)
+      for (const bool capped :
+           o.both_memory_caps ? std::vector<bool>{true, false} : std::vector<bool>{true}) {
+        ParallelRemeshOptions parallel;
+        parallel.threads = threads;
+        parallel.band_layers = band_layers;
+        parallel.parts = o.parts;
+        parallel.cap_part_memory = capped;
+        ParallelRemeshReport report;
+        const Stopwatch watch;
+        const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
+        nlohmann::json record = measured(capped ? "parallel" : "parallel_mmg_default_memory",
+                                         threads, adapted, watch.seconds(), o);
+        record["band_layers"] = band_layers;
+        record["partition_seconds"] = report.partition;
+        record["tets_never_free"] = report.tets_never_free;
+        record["nodes_never_free"] = report.nodes_never_free;
+        nlohmann::json passes = nlohmann::json::array();
+        for (const ParallelRemeshPass& pass : report.passes)
+          passes.push_back({{"parts", pass.parts},
+                            {"remeshed_tets", pass.remeshed_tets},
+                            {"interface_faces", pass.interface_faces},
+                            {"nodes", pass.nodes},
+                            {"tets", pass.tets},
+                            {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
+                            {"split_seconds", pass.split},
+                            {"mmg_seconds", pass.mmg},
+                            {"merge_seconds", pass.merge},
+                            {"slowest_part_seconds", pass.slowest_part},
+                            {"mmg_cpu_seconds", pass.mmg_cpu}});
+        record["passes"] = passes;
+        std::printf("  band of %d layers, METIS %.2f s\n", band_layers, report.partition);
+        for (const ParallelRemeshPass& pass : report.passes)
+          std::printf(
+              "  pass: %d parts of %zu tets, %zu interface faces, %zu tets after, split %.2f s, "
+              "Mmg %.2f s (slowest part %.2f s, all parts %.2f s), merge %.2f s, %zu nodes frozen "
+              "throughout\n",
+              pass.parts, pass.remeshed_tets, pass.interface_faces, pass.tets, pass.split, pass.mmg,
+              pass.slowest_part, pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout);
+        cases.push_back(record);
+      }
   const nlohmann::json all = {{"input", o.input},
                               {"input_nodes", mesh.node_count()},
                               {"input_tets", mesh.tet_count()},

@@ -1,9 +1,11 @@
 #pragma once
 // Remeshing on every host core: the mesh is split into parts (METIS), Mmg remeshes each part on
 // its own thread with the interfaces between parts frozen (required triangles and nodes), the
-// parts are merged, the mesh is split again with the interfaces kept off the nodes frozen so far,
-// and it is done again until no node has been frozen in every pass (ParMmg's iterative algorithm,
-// on threads and on Mmg's library: ParMmg is in no package reachable here).
+// parts are merged, and the nodes that were frozen are freed in later passes (ParMmg's iterative
+// algorithm, on threads and on Mmg's library: ParMmg is in no package reachable here). A later
+// pass remeshes only a band of tets around the nodes frozen so far, split again with its
+// interfaces kept off those nodes, and leaves the rest of the mesh as the first pass made it;
+// the passes end once no node has been frozen in every pass.
 //
 //   foehn::adapt::ParallelRemeshOptions parallel;   // all the host's cores
 //   foehn::adapt::ParallelRemeshReport report;
@@ -33,6 +35,13 @@ struct ParallelRemeshOptions {
   // stop once no node has been frozen in all of them.
   int max_passes = 4;
   int avoid_cost = 100;
+  // A pass after the first remeshes the tets within this many layers of a node frozen in every
+  // pass so far (layer 1: the tets at such a node; layer k + 1: the tets at a node of layer k),
+  // with the band's surface frozen too; the rest of the mesh is kept as it is. Remeshing an
+  // already adapted region again costs as much Mmg time as the first time and grows it (Mmg's
+  // gradation applied again); a band of 3 layers measured (bench_remesh_scaling, H200 host)
+  // in docs/adaptivity.md. 0: remesh the whole mesh in every pass.
+  int band_layers = 3;
   // Cap Mmg's memory for each part near what the part needs (detail::part_megabytes): Mmg sizes
   // and fills its arrays from the cap, for 6 million tets without one, which costs a part of a
   // few thousand tets more than its remesh where page faults are slow. False: Mmg's default.
@@ -40,7 +49,8 @@ struct ParallelRemeshOptions {
 };
 
 struct ParallelRemeshPass {
-  int parts = 0;
+  int parts = 0;                    // parts given to Mmg
+  std::size_t remeshed_tets = 0;    // tets given to Mmg (all in the first pass; the band later)
   std::size_t interface_faces = 0;  // triangles frozen between parts
   std::size_t nodes = 0, tets = 0;  // of the merged mesh after the pass
   // Nodes on an interface in this pass and in every pass before (0 ends the passes).
@@ -63,7 +73,7 @@ struct ParallelRemeshReport : RemeshReport {
 // interfaces are frozen as the boundary is). One part (a small mesh or threads == 1) calls
 // adapt::remesh. Errors: as adapt::remesh, naming the part and the pass; invalid_input also for
 // keep_boundary false with more than one part, threads or parts < 0, max_passes < 1 or
-// avoid_cost outside [1, 10000].
+// avoid_cost outside [1, 10000], or band_layers < 0.
 TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> metric,
                            const RemeshOptions& options = {},
                            const ParallelRemeshOptions& parallel = {},

@@ -111,6 +111,10 @@ TEST(AdaptParallelRemesh, IsConformingKeepsTheBoundaryBitwiseAndMeetsTheMetricAs
     EXPECT_EQ(pass.parts, 4);
     EXPECT_GT(pass.interface_faces, 0u);
   }
+  // The first pass remeshes every tet; a later one the band around the nodes frozen so far.
+  EXPECT_EQ(report.passes[0].remeshed_tets, mesh.tet_count());
+  for (std::size_t p = 1; p < report.passes.size(); ++p)
+    EXPECT_LT(report.passes[p].remeshed_tets, report.passes[p - 1].tets) << "pass " << p + 1;
 
   // The same request met as serial Mmg meets it: a median metric edge near 1, about as many nodes,
   // and a worst tail no worse than 0.8 of serial Mmg's.
@@ -146,6 +150,41 @@ TEST(AdaptParallelRemesh, TheSamePartsGiveBitwiseTheSameMeshOnOneThreadAsOnFour)
   EXPECT_EQ(one.boundary_tags, four.boundary_tags);
 }
 
+// Without a band every pass remeshes the whole mesh (the first version's way); with one, the
+// passes after the first leave most of it alone. Both end with every node free once, conforming,
+// and with the boundary kept.
+TEST(AdaptParallelRemesh, ABandOfLayersOrTheWholeMeshInEveryPass) {
+  SKIP_WITHOUT_MMG();
+  const TetMesh mesh = testing::small_mountain(12, 12, 10);
+  const auto metric = metric_at_nodes(mesh);
+  for (const int layers : {0, 3}) {
+    ParallelRemeshOptions o = four_parts(2);
+    o.band_layers = layers;
+    ParallelRemeshReport report;
+    TetMesh adapted = remesh_in_parallel(mesh, metric, {}, o, &report);
+    EXPECT_TRUE(check_mesh(adapted).ok()) << layers << " layers";
+    EXPECT_EQ(boundary_of(adapted), boundary_of(mesh)) << layers << " layers";
+    EXPECT_EQ(report.nodes_never_free, 0u) << layers << " layers";
+    ASSERT_GE(report.passes.size(), 2u);
+    std::size_t input_tets = mesh.tet_count();
+    for (const ParallelRemeshPass& pass : report.passes) {
+      if (layers == 0) {
+        EXPECT_EQ(pass.remeshed_tets, input_tets) << "whole mesh in every pass";
+      }
+      input_tets = pass.tets;
+    }
+    // The band shrinks from pass to pass: on this small mesh, whose parts are a few tets thick,
+    // 3 layers took 14,097 of 20,691 tets in the second pass and 5,674 in the third.
+    for (std::size_t p = 1; layers > 0 && p < report.passes.size(); ++p)
+      EXPECT_LT(report.passes[p].remeshed_tets,
+                p == 1 ? report.passes[0].tets : report.passes[p - 1].remeshed_tets)
+          << "pass " << p + 1;
+    std::printf("%d layers: %zu passes, tets remeshed", layers, report.passes.size());
+    for (const ParallelRemeshPass& pass : report.passes) std::printf(" %zu", pass.remeshed_tets);
+    std::printf(", %zu tets made\n", adapted.tet_count());
+  }
+}
+
 TEST(AdaptParallelRemesh, OnePartIsSerialMmg) {
   SKIP_WITHOUT_MMG();
   const TetMesh mesh = testing::small_mountain(6, 6, 6);
@@ -170,6 +209,10 @@ TEST(AdaptParallelRemesh, BadOptionsAreNamed) {
   o = four_parts(2);
   o.max_passes = 0;
   testing::expect_error(ErrorCategory::invalid_input, "max_passes 0",
+                        [&] { remesh_in_parallel(mesh, metric, {}, o); });
+  o = four_parts(2);
+  o.band_layers = -1;
+  testing::expect_error(ErrorCategory::invalid_input, "band_layers -1",
                         [&] { remesh_in_parallel(mesh, metric, {}, o); });
   RemeshOptions free_boundary;
   free_boundary.keep_boundary = false;
