@@ -12,10 +12,11 @@
 #           default on the GPU), and overlapped with -adapt_nodes 100000; with two GPUs, if the
 #           host has them, on two ranks.
 #   PART=3: (the band of later passes) bench_remesh_scaling on METRIC (an adapt_metric_*.vtu
-#           carried to the device): serial Mmg and the parallel remesh with a band of 3 layers
-#           at 4, 8 and all threads, then of 2 and 5 layers and the whole mesh in every pass (0)
-#           at all threads; the fixed default mesh; the adaptive run with the parallel remesh on
-#           all cores, waiting for it and overlapped.
+#           carried to the device): serial Mmg and the parallel remesh (a band of 2 layers,
+#           short edges freed) at 4, 8 and all threads; at all threads a band of 3 layers, the
+#           whole mesh in every pass (0), and short edges left as they are; the fixed default
+#           mesh; the adaptive run with the parallel remesh on all cores, waiting for it and
+#           overlapped. (The first PART=3 call, at d67ca22, ran bands of 3, then 2, 5, 0.)
 set -uo pipefail
 out=${OUT:-/tmp/foehn-out}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GTEST_COLOR=no
@@ -73,8 +74,9 @@ elif [[ $PART == 3 ]]; then
     echo "exit $?" >>"$work/scaling/$name.log"
     cat "$work/scaling/$name.log"
   }
-  scale band3 --threads "4,8,$(nproc)" --band-layers 3
-  scale band_variants --serial 0 --threads "$(nproc)" --band-layers 2,5,0
+  scale band2 --threads "4,8,$(nproc)"
+  scale band_variants --serial 0 --threads "$(nproc)" --band-layers 3,0
+  scale no_short_edge_pass --serial 0 --threads "$(nproc)" --short-edge 0 --short-edge-fraction 0
   cp "$work/device.txt" "$work/scaling/"
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   run_case fixed_default

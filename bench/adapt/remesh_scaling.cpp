@@ -7,6 +7,8 @@
 //   bench_remesh_scaling --input adapt_metric_000020.vtu [--threads 1,8,16,32] [--hmin 125]
 //                        [--hmax 10000] [--gradation 1.3] [--band-layers 3,0] --out scaling.json
 //
+// --max-passes N, --short-edge M (default 0.6 x --hmin, as foehn-mountainwave; 0: the fraction)
+// and --short-edge-fraction F set ParallelRemeshOptions' own.
 // --band-layers: each thread count once per value (ParallelRemeshOptions::band_layers; 0 remeshes
 // the whole mesh in every pass, the first version's way).
 #include <cstdio>
@@ -30,6 +32,9 @@ struct Options {
   std::string input, out;
   std::vector<int> threads = {1, 8, 16, 32};
   std::vector<int> band_layers = {ParallelRemeshOptions{}.band_layers};
+  int max_passes = ParallelRemeshOptions{}.max_passes;
+  double short_edge_fraction = ParallelRemeshOptions{}.short_edge_fraction;
+  double short_edge = -1;  // m; -1: mmg_shortest_edge_fraction x --hmin, as the mountain wave
   double hmin = 125, hmax = 10000, gradation = 1.3;
   int parts = 0;                  // 0: one per thread
   int verbosity = -1;             // Mmg's
@@ -63,6 +68,12 @@ Options parse(int argc, char** argv) {
       o.threads = parse_list(value);
     else if (arg == "--band-layers")
       o.band_layers = parse_list(value);
+    else if (arg == "--max-passes")
+      o.max_passes = std::stoi(value);
+    else if (arg == "--short-edge-fraction")
+      o.short_edge_fraction = std::stod(value);
+    else if (arg == "--short-edge")
+      o.short_edge = std::stod(value);
     else if (arg == "--hmin")
       o.hmin = std::stod(value);
     else if (arg == "--hmax")
@@ -80,6 +91,7 @@ Options parse(int argc, char** argv) {
     else
       fail(ErrorCategory::invalid_input, "bench_remesh_scaling: unknown argument ", arg);
   }
+  if (o.short_edge < 0) o.short_edge = mmg_shortest_edge_fraction * o.hmin;
   if (o.input.empty() || o.out.empty())
     fail(ErrorCategory::invalid_input, "bench_remesh_scaling: --input and --out are needed");
   return o;
@@ -137,6 +149,9 @@ int run(int argc, char** argv) {
         ParallelRemeshOptions parallel;
         parallel.threads = threads;
         parallel.band_layers = band_layers;
+      parallel.max_passes = o.max_passes;
+      parallel.short_edge_fraction = o.short_edge_fraction;
+      parallel.short_edge = o.short_edge;
         parallel.parts = o.parts;
         parallel.cap_part_memory = capped;
         ParallelRemeshReport report;
@@ -145,6 +160,9 @@ int run(int argc, char** argv) {
         nlohmann::json record = measured(capped ? "parallel" : "parallel_mmg_default_memory",
                                          threads, adapted, watch.seconds(), o);
         record["band_layers"] = band_layers;
+      record["short_edge_fraction"] = o.short_edge_fraction;
+      record["short_edge"] = o.short_edge;
+      record["short_edge_nodes_left"] = report.short_edge_nodes_left;
         record["partition_seconds"] = report.partition;
         record["tets_never_free"] = report.tets_never_free;
         record["nodes_never_free"] = report.nodes_never_free;
@@ -156,20 +174,21 @@ int run(int argc, char** argv) {
                             {"nodes", pass.nodes},
                             {"tets", pass.tets},
                             {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
+                          {"short_edge_nodes", pass.short_edge_nodes},
                             {"split_seconds", pass.split},
                             {"mmg_seconds", pass.mmg},
                             {"merge_seconds", pass.merge},
                             {"slowest_part_seconds", pass.slowest_part},
                             {"mmg_cpu_seconds", pass.mmg_cpu}});
         record["passes"] = passes;
-        std::printf("  band of %d layers, METIS %.2f s\n", band_layers, report.partition);
+        std::printf("  band of %d layers, METIS and bands %.2f s\n", band_layers, report.partition);
         for (const ParallelRemeshPass& pass : report.passes)
           std::printf(
               "  pass: %d parts of %zu tets, %zu interface faces, %zu tets after, split %.2f s, "
               "Mmg %.2f s (slowest part %.2f s, all parts %.2f s), merge %.2f s, %zu nodes frozen "
-              "throughout\n",
+              "throughout, %zu at short edges\n",
               pass.parts, pass.remeshed_tets, pass.interface_faces, pass.tets, pass.split, pass.mmg,
-              pass.slowest_part, pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout);
+              pass.slowest_part, pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout, pass.short_edge_nodes);
         cases.push_back(record);
       }
   const nlohmann::json all = {{"input", o.input},

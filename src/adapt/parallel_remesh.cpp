@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <limits>
@@ -17,10 +18,14 @@
 #include "foehn/runtime/error.hpp"
 #include "foehn/runtime/stopwatch.hpp"
 #include "mmg_call.hpp"
+#include "parallel_remesh_band.hpp"
 
 namespace foehn::adapt {
 
 namespace {
+
+using detail::Band;
+using detail::Merged;
 
 // For every tet face (slot 4 t + f, f the face opposite local node f): the tet across it, or
 // -1 on the surface, where `boundary` holds the boundary triangle it is.
@@ -128,18 +133,6 @@ Part extract_part(const TetMesh& whole, std::span<const Sym3<double>> metric,
   return p;
 }
 
-// The whole mesh again from its remeshed parts. The kept nodes (boundary and interfaces) keep
-// their order; each part's new nodes follow, part by part: the same parts give the same mesh
-// in the same numbering, however many threads made them.
-struct Merged {
-  TetMesh mesh;
-  std::vector<Sym3<double>> metric;
-  // The nodes frozen between parts in this pass and in every pass before: never free to move.
-  std::vector<char> frozen_throughout;
-  // For each input node, the merged node it is (kept), or -1 (removed by Mmg).
-  std::vector<std::int32_t> node_of_input;
-};
-
 Merged merge_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
                    const std::vector<char>& frozen_throughout, const std::vector<Part>& parts,
                    const std::vector<detail::MmgCallResult>& results, std::int32_t interface_tag) {
@@ -230,172 +223,14 @@ void check_parallel_options(const ParallelRemeshOptions& o) {
   if (o.threads < 0 || o.parts < 0)
     fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: threads ", o.threads,
          " and parts ", o.parts, " must be >= 0 (0: chosen from the host)");
+  if (!(o.short_edge >= 0 && o.short_edge_fraction >= 0) || !std::isfinite(o.short_edge) ||
+      !std::isfinite(o.short_edge_fraction))
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: short_edge ", o.short_edge,
+         " m and short_edge_fraction ", o.short_edge_fraction, " must be finite and >= 0");
   if (o.max_passes < 1 || o.avoid_cost < 1 || o.avoid_cost > 10000 || o.band_layers < 0)
     fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: max_passes ", o.max_passes,
          " must be at least 1, avoid_cost ", o.avoid_cost, " in [1, 10000] and band_layers ",
          o.band_layers, " >= 0");
-}
-
-// The tets within `layers` layers of a flagged node (layer 1: the tets at one; layer k + 1: the
-// tets at a node of layer k). Every node of a tet outside is `layers` edges or more from a
-// flagged node, so the band's surface keeps off the flagged nodes.
-std::vector<char> band_around(const TetMesh& mesh, std::vector<char> near, int layers) {
-  std::vector<char> in_band(mesh.tets.size(), 0);
-  for (int layer = 0; layer < layers; ++layer) {
-    for (std::size_t t = 0; t < mesh.tets.size(); ++t)
-      if (!in_band[t])
-        in_band[t] = std::any_of(mesh.tets[t].begin(), mesh.tets[t].end(), [&](std::int32_t n) {
-          return near[static_cast<std::size_t>(n)] != 0;
-        });
-    for (std::size_t t = 0; t < mesh.tets.size(); ++t)
-      if (in_band[t])
-        for (const std::int32_t n : mesh.tets[t]) near[static_cast<std::size_t>(n)] = 1;
-  }
-  return in_band;
-}
-
-// A later pass's band as a mesh of its own: its tets, the whole mesh's boundary triangles on
-// them, and its surface against the tets kept as they are, tagged interface_tag and oriented out
-// of the band (frozen, as an interface between parts is).
-struct Band {
-  TetMesh mesh;
-  std::vector<std::int32_t> whole_node;  // the node of the whole mesh each of its nodes is
-  std::vector<Sym3<double>> metric;
-  std::vector<char> frozen;               // the whole mesh's frozen_throughout at its nodes
-  std::vector<char> boundary_face_taken;  // per boundary triangle of the whole mesh: in the band
-};
-
-Band cut_band(const Merged& whole, const std::vector<char>& in_band, std::int32_t interface_tag) {
-  const TetMesh& mesh = whole.mesh;
-  Band band;
-  std::vector<std::int32_t> band_node(mesh.nodes.size(), -1);
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
-    if (!in_band[t]) continue;
-    Tet local{};
-    for (int k = 0; k < 4; ++k) {
-      const auto n = static_cast<std::size_t>(mesh.tets[t][k]);
-      if (band_node[n] < 0) {
-        band_node[n] = static_cast<std::int32_t>(band.whole_node.size());
-        band.whole_node.push_back(static_cast<std::int32_t>(n));
-        band.mesh.nodes.push_back(mesh.nodes[n]);
-        band.metric.push_back(whole.metric[n]);
-        band.frozen.push_back(whole.frozen_throughout[n]);
-      }
-      local[k] = band_node[n];
-    }
-    band.mesh.tets.push_back(local);
-    if (!mesh.tet_tags.empty()) band.mesh.tet_tags.push_back(mesh.tet_tags[t]);
-  }
-  // A face of one band tet only is a boundary triangle of the whole mesh or the band's surface.
-  std::vector<std::pair<Triangle, std::int32_t>> boundary(mesh.boundary_faces.size());
-  for (std::size_t f = 0; f < boundary.size(); ++f)
-    boundary[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
-  std::sort(boundary.begin(), boundary.end());
-  band.boundary_face_taken.assign(mesh.boundary_faces.size(), 0);
-  const std::vector<std::int32_t> across =
-      tet_face_neighbours(band.mesh, "adapt::remesh_in_parallel");
-  for (std::size_t slot = 0; slot < across.size(); ++slot) {
-    if (across[slot] >= 0) continue;
-    const Tet& tet = band.mesh.tets[slot / 4];
-    const auto& corners = tet_local_faces[slot % 4];
-    const Triangle face{tet[corners[0]], tet[corners[1]], tet[corners[2]]};
-    const auto whole_of = [&](std::int32_t b) {
-      return band.whole_node[static_cast<std::size_t>(b)];
-    };
-    const Triangle key = sorted_triangle({whole_of(face[0]), whole_of(face[1]), whole_of(face[2])});
-    const auto it = std::lower_bound(boundary.begin(), boundary.end(),
-                                     std::pair<Triangle, std::int32_t>{key, -1});
-    if (it != boundary.end() && it->first == key) {
-      const auto f = static_cast<std::size_t>(it->second);
-      const Triangle& given = mesh.boundary_faces[f];
-      band.mesh.boundary_faces.push_back({band_node[static_cast<std::size_t>(given[0])],
-                                          band_node[static_cast<std::size_t>(given[1])],
-                                          band_node[static_cast<std::size_t>(given[2])]});
-      band.mesh.boundary_tags.push_back(mesh.boundary_tags[f]);
-      band.boundary_face_taken[f] = 1;
-    } else {
-      band.mesh.boundary_faces.push_back(face);
-      band.mesh.boundary_tags.push_back(interface_tag);
-    }
-  }
-  return band;
-}
-
-// The band's parts, up to `most` (o.parts, or one per min_tets_per_part tets, as in the first
-// pass), with their interfaces kept off the frozen nodes.
-std::vector<std::int32_t> split_band(const Band& band, int most, const ParallelRemeshOptions& o,
-                                     int* parts) {
-  const std::size_t enough = o.parts > 0 ? 1 : std::max<std::size_t>(o.min_tets_per_part, 1);
-  *parts = static_cast<int>(
-      std::clamp<std::size_t>(band.mesh.tets.size() / enough, 1, static_cast<std::size_t>(most)));
-  if (*parts == 1) return std::vector<std::int32_t>(band.mesh.tets.size(), 0);
-  return partition_elements_avoiding(band.mesh, *parts, band.frozen, o.avoid_cost);
-}
-
-// The whole mesh again: its tets outside the band as they were, then the remeshed band. Kept
-// nodes keep their order; the band's new nodes follow.
-Merged splice_band(const Merged& whole, const std::vector<char>& in_band, const Band& band,
-                   const Merged& remeshed) {
-  const TetMesh& mesh = whole.mesh;
-  std::vector<std::int32_t> new_of_whole(mesh.nodes.size(), -1);
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t)
-    if (!in_band[t])
-      for (const std::int32_t n : mesh.tets[t]) new_of_whole[static_cast<std::size_t>(n)] = 0;
-  for (std::size_t b = 0; b < band.whole_node.size(); ++b)
-    if (remeshed.node_of_input[b] >= 0)
-      new_of_whole[static_cast<std::size_t>(band.whole_node[b])] = 0;
-  Merged spliced;
-  std::vector<char> frozen_now(mesh.nodes.size(), 0);
-  for (std::size_t b = 0; b < band.whole_node.size(); ++b)
-    if (remeshed.node_of_input[b] >= 0)
-      frozen_now[static_cast<std::size_t>(band.whole_node[b])] =
-          remeshed.frozen_throughout[static_cast<std::size_t>(remeshed.node_of_input[b])];
-  for (std::size_t n = 0; n < mesh.nodes.size(); ++n) {
-    if (new_of_whole[n] < 0) continue;
-    new_of_whole[n] = static_cast<std::int32_t>(spliced.mesh.nodes.size());
-    spliced.mesh.nodes.push_back(mesh.nodes[n]);
-    spliced.metric.push_back(whole.metric[n]);
-    spliced.frozen_throughout.push_back(frozen_now[n]);
-  }
-  // The remeshed band's nodes: kept ones back to the whole mesh's, new ones appended.
-  std::vector<std::int32_t> spliced_of(remeshed.mesh.nodes.size(), -1);
-  for (std::size_t b = 0; b < band.whole_node.size(); ++b)
-    if (remeshed.node_of_input[b] >= 0)
-      spliced_of[static_cast<std::size_t>(remeshed.node_of_input[b])] =
-          new_of_whole[static_cast<std::size_t>(band.whole_node[b])];
-  for (std::size_t m = 0; m < spliced_of.size(); ++m) {
-    if (spliced_of[m] >= 0) continue;
-    spliced_of[m] = static_cast<std::int32_t>(spliced.mesh.nodes.size());
-    spliced.mesh.nodes.push_back(remeshed.mesh.nodes[m]);
-    spliced.metric.push_back(remeshed.metric[m]);
-    spliced.frozen_throughout.push_back(remeshed.frozen_throughout[m]);
-  }
-  const auto map_tet = [](const Tet& tet, const std::vector<std::int32_t>& to) {
-    return Tet{to[static_cast<std::size_t>(tet[0])], to[static_cast<std::size_t>(tet[1])],
-               to[static_cast<std::size_t>(tet[2])], to[static_cast<std::size_t>(tet[3])]};
-  };
-  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
-    if (in_band[t]) continue;
-    spliced.mesh.tets.push_back(map_tet(mesh.tets[t], new_of_whole));
-    if (!mesh.tet_tags.empty()) spliced.mesh.tet_tags.push_back(mesh.tet_tags[t]);
-  }
-  for (const Tet& tet : remeshed.mesh.tets) spliced.mesh.tets.push_back(map_tet(tet, spliced_of));
-  spliced.mesh.tet_tags.insert(spliced.mesh.tet_tags.end(), remeshed.mesh.tet_tags.begin(),
-                               remeshed.mesh.tet_tags.end());
-  const auto map_face = [](const Triangle& face, const std::vector<std::int32_t>& to) {
-    return Triangle{to[static_cast<std::size_t>(face[0])], to[static_cast<std::size_t>(face[1])],
-                    to[static_cast<std::size_t>(face[2])]};
-  };
-  for (std::size_t f = 0; f < mesh.boundary_faces.size(); ++f) {
-    if (band.boundary_face_taken[f]) continue;
-    spliced.mesh.boundary_faces.push_back(map_face(mesh.boundary_faces[f], new_of_whole));
-    spliced.mesh.boundary_tags.push_back(mesh.boundary_tags[f]);
-  }
-  for (std::size_t f = 0; f < remeshed.mesh.boundary_faces.size(); ++f) {
-    spliced.mesh.boundary_faces.push_back(map_face(remeshed.mesh.boundary_faces[f], spliced_of));
-    spliced.mesh.boundary_tags.push_back(remeshed.mesh.boundary_tags[f]);
-  }
-  return spliced;
 }
 
 // One pass: the parts remeshed at once and merged. Triangles of `whole` tagged interface_tag
@@ -524,7 +359,13 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
 
   Stopwatch lap;
   const std::int32_t interface_tag = unused_tag(mesh);
+  // Mmg leaves edges far below the metric's sizes at frozen triangles (43 m at -adapt_hmin 125 on
+  // 16 parts, where serial Mmg keeps 74 m): a later pass frees them as it frees frozen nodes.
+  const double short_edge =
+      parallel.short_edge > 0 ? parallel.short_edge
+                              : parallel.short_edge_fraction * detail::smallest_requested_edge(metric);
   Merged current;
+  std::vector<char> to_free;
   {
     const detail::KeepSignalHandlers handlers;
     for (int pass = 0; pass < parallel.max_passes; ++pass) {
@@ -543,34 +384,44 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
                          interface_tag, threads, options, parallel.cap_part_memory, pass, measured);
       } else if (parallel.band_layers == 0) {
         // The whole mesh again, its interfaces kept off the nodes frozen in every pass so far.
-        const std::vector<std::int32_t> part = partition_elements_avoiding(
-            current.mesh, part_count, current.frozen_throughout, parallel.avoid_cost);
+        const std::vector<std::int32_t> part =
+            partition_elements_avoiding(current.mesh, part_count, to_free, parallel.avoid_cost);
         r.partition += lap.lap();
         current = remesh_parts(current.mesh, current.metric, std::move(current.frozen_throughout),
                                part, part_count, interface_tag, threads, options,
                                parallel.cap_part_memory, pass, measured);
       } else {
-        // The band around the nodes frozen in every pass so far, its surface frozen too.
+        // The band around the nodes to free, its surface frozen too.
         const std::vector<char> in_band =
-            band_around(current.mesh, current.frozen_throughout, parallel.band_layers);
-        const Band band = cut_band(current, in_band, interface_tag);
+            detail::band_around(current.mesh, to_free, parallel.band_layers);
+        const Band band = detail::cut_band(current, in_band, to_free, interface_tag);
         int band_parts = 0;
-        const std::vector<std::int32_t> part = split_band(band, part_count, parallel, &band_parts);
+        const std::vector<std::int32_t> part =
+            detail::split_band(band, part_count, parallel, &band_parts);
         r.partition += lap.lap();
         const Merged remeshed =
             remesh_parts(band.mesh, band.metric, band.frozen, part, band_parts, interface_tag,
                          threads, options, parallel.cap_part_memory, pass, measured);
         lap.lap();
-        current = splice_band(current, in_band, band, remeshed);
+        current = detail::splice_band(current, in_band, band, remeshed);
         measured.merge += lap.lap();
         measured.nodes = current.mesh.nodes.size();
         measured.tets = current.mesh.tets.size();
       }
+      // The next pass frees the nodes frozen in every pass so far and those at edges too short.
+      to_free = current.frozen_throughout;
+      if (short_edge > 0) {
+        std::vector<char> at_short(current.mesh.nodes.size(), 0);
+        measured.short_edge_nodes = detail::flag_short_edges(current.mesh, short_edge, at_short);
+        for (std::size_t n = 0; n < to_free.size(); ++n) to_free[n] = to_free[n] || at_short[n];
+      }
       r.passes.push_back(measured);
-      if (pass > 0 && measured.nodes_frozen_throughout == 0) break;
+      if (pass > 0 && measured.nodes_frozen_throughout == 0 && measured.short_edge_nodes == 0)
+        break;
     }
   }
   r.nodes_never_free = r.passes.back().nodes_frozen_throughout;
+  r.short_edge_nodes_left = r.passes.back().short_edge_nodes;
   r.tets_never_free = tets_touching(current.mesh, current.frozen_throughout);
   // The merged mesh is checked whole: conforming across the interfaces, the boundary the input's.
   MeshCheckResult check = check_mesh(current.mesh);

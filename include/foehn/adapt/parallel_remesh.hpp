@@ -30,18 +30,28 @@ struct ParallelRemeshOptions {
   // Fewer parts than threads when parts would hold fewer tets than this each: a part's frozen
   // interface grows against its volume, and Mmg's set-up costs the same however small the part.
   std::size_t min_tets_per_part = 4000;
-  // Passes at most. A pass after the first partitions the merged mesh again with METIS, told
-  // that cutting a face at a node frozen in every pass so far costs avoid_cost faces; the passes
-  // stop once no node has been frozen in all of them.
-  int max_passes = 4;
+  // Passes at most. A pass after the first remeshes a band around the nodes frozen in every pass
+  // so far and those at too short an edge (below), split by METIS told that cutting a face at
+  // such a node costs avoid_cost faces; the passes stop once there are none. The passes after
+  // the third are small (a few hundred tets on the default case at 16 parts).
+  int max_passes = 8;
   int avoid_cost = 100;
-  // A pass after the first remeshes the tets within this many layers of a node frozen in every
-  // pass so far (layer 1: the tets at such a node; layer k + 1: the tets at a node of layer k),
-  // with the band's surface frozen too; the rest of the mesh is kept as it is. Remeshing an
-  // already adapted region again costs as much Mmg time as the first time and grows it (Mmg's
-  // gradation applied again); a band of 3 layers measured (bench_remesh_scaling, H200 host)
-  // in docs/adaptivity.md. 0: remesh the whole mesh in every pass.
-  int band_layers = 3;
+  // A pass after the first remeshes the tets within this many layers of a node to free (layer
+  // 1: the tets at such a node; layer k + 1: the tets at a node of layer k), with the band's
+  // surface frozen too; the rest of the mesh is kept as it is. Remeshing an already adapted
+  // region again costs as much Mmg time as the first time and grows it (Mmg's gradation applied
+  // again). 2 layers was the fastest of 2, 3, 5 and the whole mesh (0) on the default case's
+  // metric at 16 parts, at the same quality as 3 and 5 (docs/adaptivity.md).
+  int band_layers = 2;
+  // Edges shorter than this fraction of the smallest edge the metric asks for anywhere (its
+  // -adapt_hmin where that bounds it) are freed by a later pass as frozen nodes are: Mmg leaves
+  // such edges next to frozen triangles (43 m at -adapt_hmin 125 on 16 parts), where it keeps
+  // them above about 0.6 hmin elsewhere (mmg_shortest_edge_fraction). 0: not looked for.
+  double short_edge_fraction = mmg_shortest_edge_fraction;
+  // The same bound in metres, where the caller knows its hmin (the mountain wave's adaptation
+  // passes mmg_shortest_edge_fraction x -adapt_hmin, the bound its CFL check assumes): > 0
+  // replaces short_edge_fraction's.
+  double short_edge = 0;
   // Cap Mmg's memory for each part near what the part needs (detail::part_megabytes): Mmg sizes
   // and fills its arrays from the cap, for 6 million tets without one, which costs a part of a
   // few thousand tets more than its remesh where page faults are slow. False: Mmg's default.
@@ -55,6 +65,9 @@ struct ParallelRemeshPass {
   std::size_t nodes = 0, tets = 0;  // of the merged mesh after the pass
   // Nodes on an interface in this pass and in every pass before (0 ends the passes).
   std::size_t nodes_frozen_throughout = 0;
+  // Nodes at an edge shorter than short_edge_fraction of the smallest requested edge, off the
+  // boundary, after the pass (0 with no node frozen throughout ends the passes).
+  std::size_t short_edge_nodes = 0;
   double split = 0, mmg = 0, merge = 0;  // seconds: the parts made, Mmg on all, the mesh merged
   double slowest_part = 0;               // seconds of the longest Mmg call
   double mmg_cpu = 0;                    // the Mmg calls' seconds summed over the parts
@@ -66,6 +79,8 @@ struct ParallelRemeshReport : RemeshReport {
   // Nodes frozen in every pass, and the result's tets that touch them: never free to change
   // (0 when the passes ended as they should).
   std::size_t nodes_never_free = 0, tets_never_free = 0;
+  // Nodes at too short an edge after the last pass (0 unless max_passes ended the passes).
+  std::size_t short_edge_nodes_left = 0;
   double partition = 0;  // METIS, seconds
 };
 
@@ -73,7 +88,8 @@ struct ParallelRemeshReport : RemeshReport {
 // interfaces are frozen as the boundary is). One part (a small mesh or threads == 1) calls
 // adapt::remesh. Errors: as adapt::remesh, naming the part and the pass; invalid_input also for
 // keep_boundary false with more than one part, threads or parts < 0, max_passes < 1 or
-// avoid_cost outside [1, 10000], or band_layers < 0.
+// avoid_cost outside [1, 10000], band_layers < 0, or short_edge or short_edge_fraction negative or
+// not finite.
 TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> metric,
                            const RemeshOptions& options = {},
                            const ParallelRemeshOptions& parallel = {},

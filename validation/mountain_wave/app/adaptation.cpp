@@ -224,6 +224,8 @@ RemeshedMesh remesh_to_metric(const TetMesh& whole, std::span<const adapt::Sym3<
   adapt::ParallelRemeshOptions parallel;
   parallel.parts = options.remesh_parts;
   parallel.threads = options.remesh_threads;
+  // The bound the CFL check after the adaptation assumes (check_time_step_after_adaptation).
+  parallel.short_edge = adapt::mmg_shortest_edge_fraction * options.h_min;
   adapt::ParallelRemeshReport report;
   RemeshedMesh remeshed;
   remeshed.mesh = adapt::remesh_in_parallel(whole, metric, remesh_options, parallel, &report);

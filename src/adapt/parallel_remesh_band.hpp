@@ -1,0 +1,62 @@
+#pragma once
+// Internal to adapt::remesh_in_parallel (parallel_remesh.cpp): the merged mesh of a pass, and the
+// band of tets a later pass remeshes (parallel_remesh_band.cpp).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "foehn/adapt/metric_math.hpp"
+#include "foehn/adapt/parallel_remesh.hpp"
+#include "foehn/mesh/tet_mesh.hpp"
+
+namespace foehn::adapt::detail {
+
+// The whole mesh after a pass.
+struct Merged {
+  TetMesh mesh;
+  std::vector<Sym3<double>> metric;
+  // The nodes frozen between parts in this pass and in every pass before: never free to move.
+  std::vector<char> frozen_throughout;
+  // For each input node, the merged node it is (kept), or -1 (removed by Mmg).
+  std::vector<std::int32_t> node_of_input;
+};
+
+// The tets within `layers` layers of a flagged node (layer 1: the tets at one; layer k + 1: the
+// tets at a node of layer k). Every node of a tet outside is `layers` edges or more from a
+// flagged node, so the band's surface keeps off the flagged nodes.
+std::vector<char> band_around(const TetMesh& mesh, std::vector<char> near, int layers);
+
+// A later pass's band as a mesh of its own: its tets, the whole mesh's boundary triangles on
+// them, and its surface against the tets kept as they are, tagged interface_tag and oriented out
+// of the band (frozen, as an interface between parts is).
+struct Band {
+  TetMesh mesh;
+  std::vector<std::int32_t> whole_node;  // the node of the whole mesh each of its nodes is
+  std::vector<Sym3<double>> metric;
+  std::vector<char> frozen;               // the whole mesh's frozen_throughout at its nodes
+  std::vector<char> to_free;              // the nodes the band is around (avoided by its split)
+  std::vector<char> boundary_face_taken;  // per boundary triangle of the whole mesh: in the band
+};
+
+Band cut_band(const Merged& whole, const std::vector<char>& in_band,
+              const std::vector<char>& to_free, std::int32_t interface_tag);
+
+// The band's parts, up to `most` (o.parts, or one per min_tets_per_part tets, as in the first
+// pass), with their interfaces kept off the nodes to free. *parts: how many.
+std::vector<std::int32_t> split_band(const Band& band, int most, const ParallelRemeshOptions& o,
+                                     int* parts);
+
+// The whole mesh again: its tets outside the band as they were, then the remeshed band. Kept
+// nodes keep their order; the band's new nodes follow.
+Merged splice_band(const Merged& whole, const std::vector<char>& in_band, const Band& band,
+                   const Merged& remeshed);
+
+// The smallest edge length the metric asks for anywhere (1 / sqrt of its largest eigenvalue), m.
+double smallest_requested_edge(std::span<const Sym3<double>> metric);
+
+// Flags in `flags` the nodes at an edge shorter than `shortest` that is not on the boundary at
+// both ends (the kept boundary's edges cannot change); returns how many nodes it flagged anew.
+std::size_t flag_short_edges(const TetMesh& mesh, double shortest, std::vector<char>& flags);
+
+}  // namespace foehn::adapt::detail
