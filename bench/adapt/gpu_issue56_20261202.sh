@@ -16,7 +16,9 @@
 #           short edges freed) at 4, 8 and all threads; at all threads a band of 3 layers, the
 #           whole mesh in every pass (0), and short edges left as they are; the fixed default
 #           mesh; the adaptive run with the parallel remesh on all cores, waiting for it and
-#           overlapped. (The first PART=3 call, at d67ca22, ran bands of 3, then 2, 5, 0.)
+#           overlapped; with SERIAL=1 the serial adaptive run too. Also at all threads: the
+#           parts balanced in tets instead of expected work. (The first PART=3 call, at d67ca22,
+#           ran bands of 3, then 2, 5, 0; the second, at 3351664, without the tets_balanced case.)
 set -uo pipefail
 out=${OUT:-/tmp/foehn-out}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GTEST_COLOR=no
@@ -77,11 +79,14 @@ elif [[ $PART == 3 ]]; then
   scale band2 --threads "4,8,$(nproc)"
   scale band_variants --serial 0 --threads "$(nproc)" --band-layers 3,0
   scale no_short_edge_pass --serial 0 --threads "$(nproc)" --short-edge 0 --short-edge-fraction 0
+  scale tets_balanced --serial 0 --threads "$(nproc)" --balance-work 0
   cp "$work/device.txt" "$work/scaling/"
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   run_case fixed_default
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 1
+  [[ ${SERIAL:-0} == 1 ]] && run_case adaptive_serial -adapt_interval 20 -adapt_remesh_parts 1 \
+    -adapt_overlap 0
 else
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20

@@ -7,8 +7,8 @@
 //   bench_remesh_scaling --input adapt_metric_000020.vtu [--threads 1,8,16,32] [--hmin 125]
 //                        [--hmax 10000] [--gradation 1.3] [--band-layers 3,0] --out scaling.json
 //
-// --max-passes N, --short-edge M (default 0.6 x --hmin, as foehn-mountainwave; 0: the fraction)
-// and --short-edge-fraction F set ParallelRemeshOptions' own.
+// --balance-work 0|1, --max-passes N, --short-edge M (default 0.6 x --hmin, as foehn-mountainwave;
+// 0: the fraction) and --short-edge-fraction F set ParallelRemeshOptions' own.
 // --band-layers: each thread count once per value (ParallelRemeshOptions::band_layers; 0 remeshes
 // the whole mesh in every pass, the first version's way).
 #include <cstdio>
@@ -33,6 +33,7 @@ struct Options {
   std::vector<int> threads = {1, 8, 16, 32};
   std::vector<int> band_layers = {ParallelRemeshOptions{}.band_layers};
   int max_passes = ParallelRemeshOptions{}.max_passes;
+  bool balance_work = ParallelRemeshOptions{}.balance_work;
   double short_edge_fraction = ParallelRemeshOptions{}.short_edge_fraction;
   double short_edge = -1;  // m; -1: mmg_shortest_edge_fraction x --hmin, as the mountain wave
   double hmin = 125, hmax = 10000, gradation = 1.3;
@@ -68,6 +69,8 @@ Options parse(int argc, char** argv) {
       o.threads = parse_list(value);
     else if (arg == "--band-layers")
       o.band_layers = parse_list(value);
+    else if (arg == "--balance-work")
+      o.balance_work = value != "0";
     else if (arg == "--max-passes")
       o.max_passes = std::stoi(value);
     else if (arg == "--short-edge-fraction")
@@ -149,9 +152,10 @@ int run(int argc, char** argv) {
         ParallelRemeshOptions parallel;
         parallel.threads = threads;
         parallel.band_layers = band_layers;
-      parallel.max_passes = o.max_passes;
-      parallel.short_edge_fraction = o.short_edge_fraction;
-      parallel.short_edge = o.short_edge;
+        parallel.max_passes = o.max_passes;
+        parallel.balance_work = o.balance_work;
+        parallel.short_edge_fraction = o.short_edge_fraction;
+        parallel.short_edge = o.short_edge;
         parallel.parts = o.parts;
         parallel.cap_part_memory = capped;
         ParallelRemeshReport report;
@@ -160,9 +164,10 @@ int run(int argc, char** argv) {
         nlohmann::json record = measured(capped ? "parallel" : "parallel_mmg_default_memory",
                                          threads, adapted, watch.seconds(), o);
         record["band_layers"] = band_layers;
-      record["short_edge_fraction"] = o.short_edge_fraction;
-      record["short_edge"] = o.short_edge;
-      record["short_edge_nodes_left"] = report.short_edge_nodes_left;
+        record["short_edge_fraction"] = o.short_edge_fraction;
+        record["short_edge"] = o.short_edge;
+        record["balance_work"] = o.balance_work;
+        record["short_edge_nodes_left"] = report.short_edge_nodes_left;
         record["partition_seconds"] = report.partition;
         record["tets_never_free"] = report.tets_never_free;
         record["nodes_never_free"] = report.nodes_never_free;
@@ -174,7 +179,7 @@ int run(int argc, char** argv) {
                             {"nodes", pass.nodes},
                             {"tets", pass.tets},
                             {"nodes_frozen_throughout", pass.nodes_frozen_throughout},
-                          {"short_edge_nodes", pass.short_edge_nodes},
+                            {"short_edge_nodes", pass.short_edge_nodes},
                             {"split_seconds", pass.split},
                             {"mmg_seconds", pass.mmg},
                             {"merge_seconds", pass.merge},
@@ -188,7 +193,8 @@ int run(int argc, char** argv) {
               "Mmg %.2f s (slowest part %.2f s, all parts %.2f s), merge %.2f s, %zu nodes frozen "
               "throughout, %zu at short edges\n",
               pass.parts, pass.remeshed_tets, pass.interface_faces, pass.tets, pass.split, pass.mmg,
-              pass.slowest_part, pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout, pass.short_edge_nodes);
+              pass.slowest_part, pass.mmg_cpu, pass.merge, pass.nodes_frozen_throughout,
+              pass.short_edge_nodes);
         cases.push_back(record);
       }
   const nlohmann::json all = {{"input", o.input},

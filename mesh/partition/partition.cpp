@@ -64,7 +64,27 @@ void check_partition_request(const TetMesh& mesh, int parts, const PartitionOpti
     fail(ErrorCategory::invalid_input, "partition imbalance tolerance must be in [1, 10], got ",
          options.imbalance_tolerance);
   }
+  if (!options.element_weights.empty()) {
+    if (options.element_weights.size() != tets)
+      fail(ErrorCategory::invalid_input, "partition: ", options.element_weights.size(),
+           " element weights for ", tets, " tets");
+    std::int64_t total = 0;
+    for (std::size_t t = 0; t < tets; ++t) {
+      if (options.element_weights[t] < 1)
+        fail(ErrorCategory::invalid_input, "partition: element weight ", options.element_weights[t],
+             " of tet ", t, " is below 1");
+      total += options.element_weights[t];
+    }
+    to_idx(static_cast<std::size_t>(total), "the element weights' sum");
+  }
   check_tets(mesh);
+}
+
+// METIS's vertex weights: the options' element weights, or null (every tet 1).
+idx_t* element_weights(const PartitionOptions& options, std::vector<idx_t>& storage) {
+  if (options.element_weights.empty()) return nullptr;
+  storage.assign(options.element_weights.begin(), options.element_weights.end());
+  return storage.data();
 }
 
 void set_metis_options(idx_t (&metis_options)[METIS_NOPTIONS], const PartitionOptions& options) {
@@ -155,9 +175,10 @@ std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,
   idx_t objval = 0;
   std::vector<idx_t> epart(tets);
   std::vector<idx_t> npart(mesh.node_count());
-  const int status = METIS_PartMeshDual(&element_count, &node_count, eptr.data(), eind.data(),
-                                        nullptr, nullptr, &ncommon, &nparts, nullptr, metis_options,
-                                        &objval, epart.data(), npart.data());
+  std::vector<idx_t> weights;
+  const int status = METIS_PartMeshDual(
+      &element_count, &node_count, eptr.data(), eind.data(), element_weights(options, weights),
+      nullptr, &ncommon, &nparts, nullptr, metis_options, &objval, epart.data(), npart.data());
   return parts_from_metis(status, "METIS_PartMeshDual", epart, parts);
 }
 
@@ -179,9 +200,11 @@ std::vector<std::int32_t> partition_elements_avoiding(const TetMesh& mesh, int p
   set_metis_options(metis_options, options);
   idx_t vertices = to_idx(tets, "tets"), constraints = 1, nparts = parts, objval = 0;
   std::vector<idx_t> part(tets);
-  const int status = METIS_PartGraphKway(
-      &vertices, &constraints, graph.xadj.data(), graph.adjncy.data(), nullptr, nullptr,
-      graph.adjwgt.data(), &nparts, nullptr, nullptr, metis_options, &objval, part.data());
+  std::vector<idx_t> weights;
+  const int status =
+      METIS_PartGraphKway(&vertices, &constraints, graph.xadj.data(), graph.adjncy.data(),
+                          element_weights(options, weights), nullptr, graph.adjwgt.data(), &nparts,
+                          nullptr, nullptr, metis_options, &objval, part.data());
   return parts_from_metis(status, "METIS_PartGraphKway", part, parts);
 }
 

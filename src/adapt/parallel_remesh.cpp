@@ -361,15 +361,25 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
   const std::int32_t interface_tag = unused_tag(mesh);
   // Mmg leaves edges far below the metric's sizes at frozen triangles (43 m at -adapt_hmin 125 on
   // 16 parts, where serial Mmg keeps 74 m): a later pass frees them as it frees frozen nodes.
-  const double short_edge =
-      parallel.short_edge > 0 ? parallel.short_edge
-                              : parallel.short_edge_fraction * detail::smallest_requested_edge(metric);
+  const double short_edge = parallel.short_edge > 0 ? parallel.short_edge
+                                                    : parallel.short_edge_fraction *
+                                                          detail::smallest_requested_edge(metric);
   Merged current;
   std::vector<char> to_free;
+  struct Repaired {
+    Merged mesh;
+    std::size_t short_edge_nodes = 0;
+    double shortest = 0;
+  } repaired;
+  double shortest_before = 0;  // the shortest edge off the boundary after the last pass
   {
     const detail::KeepSignalHandlers handlers;
     for (int pass = 0; pass < parallel.max_passes; ++pass) {
       ParallelRemeshPass measured;
+      // A pass with no frozen node left to free only repairs short edges: the mesh before it is
+      // kept, to be taken back if the pass makes the shortest edge worse.
+      const bool repairing = pass > 0 && r.passes.back().nodes_frozen_throughout == 0;
+      if (repairing) repaired = {current, r.passes.back().short_edge_nodes, shortest_before};
       // A later pass remeshes to Mmg's metric at the last pass's nodes (already gradated once,
       // and gradated again). Measured on the default case's metric at step 20, in 4 parts
       // against serial Mmg's 290k tets: 292k tets and quality at least serial Mmg's; the given
@@ -377,15 +387,20 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
       // pass, 257k tets and a worse tail on the unit test's mesh.
       lap.lap();
       if (pass == 0) {
-        const std::vector<std::int32_t> part = partition_elements(mesh, part_count);
+        PartitionOptions balance;
+        if (parallel.balance_work) balance.element_weights = detail::work_weights(mesh, metric);
+        const std::vector<std::int32_t> part = partition_elements(mesh, part_count, balance);
         r.partition += lap.lap();
         current =
             remesh_parts(mesh, metric, std::vector<char>(mesh.nodes.size(), 1), part, part_count,
                          interface_tag, threads, options, parallel.cap_part_memory, pass, measured);
       } else if (parallel.band_layers == 0) {
         // The whole mesh again, its interfaces kept off the nodes frozen in every pass so far.
-        const std::vector<std::int32_t> part =
-            partition_elements_avoiding(current.mesh, part_count, to_free, parallel.avoid_cost);
+        PartitionOptions balance;
+        if (parallel.balance_work)
+          balance.element_weights = detail::work_weights(current.mesh, current.metric);
+        const std::vector<std::int32_t> part = partition_elements_avoiding(
+            current.mesh, part_count, to_free, parallel.avoid_cost, balance);
         r.partition += lap.lap();
         current = remesh_parts(current.mesh, current.metric, std::move(current.frozen_throughout),
                                part, part_count, interface_tag, threads, options,
@@ -410,13 +425,32 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
       }
       // The next pass frees the nodes frozen in every pass so far and those at edges too short.
       to_free = current.frozen_throughout;
+      double shortest = 0;
       if (short_edge > 0) {
         std::vector<char> at_short(current.mesh.nodes.size(), 0);
-        measured.short_edge_nodes = detail::flag_short_edges(current.mesh, short_edge, at_short);
+        measured.short_edge_nodes =
+            detail::flag_short_edges(current.mesh, short_edge, at_short, &shortest);
         for (std::size_t n = 0; n < to_free.size(); ++n) to_free[n] = to_free[n] || at_short[n];
       }
+      // A pass that only freed short edges (none frozen before it) and left a shorter one than
+      // it found is undone: the band's new frozen surface can give Mmg worse edges than it took.
+      if (repairing && shortest < repaired.shortest) {
+        measured.undone = true;
+        r.passes.push_back(measured);
+        current = std::move(repaired.mesh);
+        r.passes.back().short_edge_nodes = repaired.short_edge_nodes;
+        break;
+      }
       r.passes.push_back(measured);
+      shortest_before = shortest;
       if (pass > 0 && measured.nodes_frozen_throughout == 0 && measured.short_edge_nodes == 0)
+        break;
+      // Short edges Mmg will not remove (the same band again, as many left): stop trying.
+      const ParallelRemeshPass* before =
+          r.passes.size() > 1 ? &r.passes[r.passes.size() - 2] : nullptr;
+      if (before != nullptr && before->nodes_frozen_throughout == 0 &&
+          measured.nodes_frozen_throughout == 0 &&
+          measured.short_edge_nodes >= before->short_edge_nodes)
         break;
     }
   }

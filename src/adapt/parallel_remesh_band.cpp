@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "foehn/fe/eigen_sym3.hpp"
+#include "foehn/mesh/geometry.hpp"
 #include "foehn/mesh/partition.hpp"
 #include "foehn/mesh/topology.hpp"
 #include "parallel_remesh_band.hpp"
@@ -90,7 +92,9 @@ std::vector<std::int32_t> split_band(const Band& band, int most, const ParallelR
   *parts = static_cast<int>(
       std::clamp<std::size_t>(band.mesh.tets.size() / enough, 1, static_cast<std::size_t>(most)));
   if (*parts == 1) return std::vector<std::int32_t>(band.mesh.tets.size(), 0);
-  return partition_elements_avoiding(band.mesh, *parts, band.to_free, o.avoid_cost);
+  PartitionOptions partition;
+  if (o.balance_work) partition.element_weights = work_weights(band.mesh, band.metric);
+  return partition_elements_avoiding(band.mesh, *parts, band.to_free, o.avoid_cost, partition);
 }
 
 Merged splice_band(const Merged& whole, const std::vector<char>& in_band, const Band& band,
@@ -157,6 +161,26 @@ Merged splice_band(const Merged& whole, const std::vector<char>& in_band, const 
   return spliced;
 }
 
+std::vector<std::int32_t> work_weights(const TetMesh& mesh, std::span<const Sym3<double>> metric) {
+  std::vector<double> root_det(metric.size());
+  for (std::size_t n = 0; n < metric.size(); ++n) {
+    const Sym3<double>& m = metric[n];
+    const double det = m.xx * (m.yy * m.zz - m.yz * m.yz) - m.xy * (m.xy * m.zz - m.yz * m.xz) +
+                       m.xz * (m.xy * m.yz - m.yy * m.xz);
+    root_det[n] = det > 0 ? std::sqrt(det) : 0;
+  }
+  const double unit_tet = std::sqrt(2.0) / 12;
+  std::vector<std::int32_t> weights(mesh.tets.size());
+  for (std::size_t t = 0; t < mesh.tets.size(); ++t) {
+    const Tet& tet = mesh.tets[t];
+    double density = 0;
+    for (const std::int32_t n : tet) density += 0.25 * root_det[static_cast<std::size_t>(n)];
+    const double asked = std::fabs(signed_volume(mesh, tet)) * density / unit_tet;
+    weights[t] = static_cast<std::int32_t>(std::lround(4 + 4 * std::min(asked, 2.5e5)));
+  }
+  return weights;
+}
+
 double smallest_requested_edge(std::span<const Sym3<double>> metric) {
   double largest = 0;
   for (const Sym3<double>& m : metric) {
@@ -166,7 +190,9 @@ double smallest_requested_edge(std::span<const Sym3<double>> metric) {
   return largest > 0 ? 1 / std::sqrt(largest) : 0;
 }
 
-std::size_t flag_short_edges(const TetMesh& mesh, double shortest, std::vector<char>& flags) {
+std::size_t flag_short_edges(const TetMesh& mesh, double bound, std::vector<char>& flags,
+                             double* shortest) {
+  *shortest = std::numeric_limits<double>::infinity();
   std::vector<char> on_boundary(mesh.nodes.size(), 0);
   for (const Triangle& face : mesh.boundary_faces)
     for (const std::int32_t n : face) on_boundary[static_cast<std::size_t>(n)] = 1;
@@ -182,7 +208,9 @@ std::size_t flag_short_edges(const TetMesh& mesh, double shortest, std::vector<c
         if (on_boundary[p] && on_boundary[q]) continue;
         const Point3& x = mesh.nodes[p];
         const Point3& y = mesh.nodes[q];
-        if (std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]) >= shortest) continue;
+        const double length = std::hypot(x[0] - y[0], x[1] - y[1], x[2] - y[2]);
+        *shortest = std::min(*shortest, length);
+        if (length >= bound) continue;
         flag(p);
         flag(q);
       }

@@ -43,7 +43,8 @@ Band cut_band(const Merged& whole, const std::vector<char>& in_band,
               const std::vector<char>& to_free, std::int32_t interface_tag);
 
 // The band's parts, up to `most` (o.parts, or one per min_tets_per_part tets, as in the first
-// pass), with their interfaces kept off the nodes to free. *parts: how many.
+// pass), with their interfaces kept off the nodes to free and, with o.balance_work, balanced in
+// work_weights. *parts: how many.
 std::vector<std::int32_t> split_band(const Band& band, int most, const ParallelRemeshOptions& o,
                                      int* parts);
 
@@ -52,11 +53,18 @@ std::vector<std::int32_t> split_band(const Band& band, int most, const ParallelR
 Merged splice_band(const Merged& whole, const std::vector<char>& in_band, const Band& band,
                    const Merged& remeshed);
 
+// Each tet's expected Mmg work for METIS to balance: 4 for the tet itself plus 4 per tet the
+// metric asks for in it (its volume in the metric, vol sqrt(det M) averaged over its corners, over
+// a unit regular tet's sqrt(2) / 12), at most 10^6.
+std::vector<std::int32_t> work_weights(const TetMesh& mesh, std::span<const Sym3<double>> metric);
+
 // The smallest edge length the metric asks for anywhere (1 / sqrt of its largest eigenvalue), m.
 double smallest_requested_edge(std::span<const Sym3<double>> metric);
 
-// Flags in `flags` the nodes at an edge shorter than `shortest` that is not on the boundary at
-// both ends (the kept boundary's edges cannot change); returns how many nodes it flagged anew.
-std::size_t flag_short_edges(const TetMesh& mesh, double shortest, std::vector<char>& flags);
+// Flags in `flags` the nodes at an edge shorter than `bound` that is not on the boundary at both
+// ends (the kept boundary's edges cannot change); returns how many nodes it flagged anew, and in
+// *shortest the shortest such edge of all.
+std::size_t flag_short_edges(const TetMesh& mesh, double bound, std::vector<char>& flags,
+                             double* shortest);
 
 }  // namespace foehn::adapt::detail

@@ -52,6 +52,10 @@ struct ParallelRemeshOptions {
   // passes mmg_shortest_edge_fraction x -adapt_hmin, the bound its CFL check assumes): > 0
   // replaces short_edge_fraction's.
   double short_edge = 0;
+  // METIS balances the parts' expected Mmg work (the tets they hold plus the tets the metric asks
+  // for in them), not their tets: where the metric refines, a part of as many tets does more.
+  // False: their tets.
+  bool balance_work = true;
   // Cap Mmg's memory for each part near what the part needs (detail::part_megabytes): Mmg sizes
   // and fills its arrays from the cap, for 6 million tets without one, which costs a part of a
   // few thousand tets more than its remesh where page faults are slow. False: Mmg's default.
@@ -68,6 +72,9 @@ struct ParallelRemeshPass {
   // Nodes at an edge shorter than short_edge_fraction of the smallest requested edge, off the
   // boundary, after the pass (0 with no node frozen throughout ends the passes).
   std::size_t short_edge_nodes = 0;
+  // A pass that only freed short edges and left a shorter edge than it found: undone, the mesh
+  // before it is the result (and the passes end).
+  bool undone = false;
   double split = 0, mmg = 0, merge = 0;  // seconds: the parts made, Mmg on all, the mesh merged
   double slowest_part = 0;               // seconds of the longest Mmg call
   double mmg_cpu = 0;                    // the Mmg calls' seconds summed over the parts

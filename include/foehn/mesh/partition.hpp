@@ -15,11 +15,15 @@ struct PartitionOptions {
   double imbalance_tolerance = 1.03;
   // METIS random seed; the same seed gives the same partition on the same METIS build.
   int seed = 0;
+  // The work of each tet (METIS's vertex weights, each >= 1): the parts balance their sums, not
+  // their tets. Empty: every tet weighs 1.
+  std::vector<std::int32_t> element_weights;
 };
 
 // Part index (0 .. parts-1) of every tet, from METIS_PartMeshDual with ncommon = 3 (face
 // adjacency). parts == 1 returns all zeros without calling METIS.
 // Throws foehn::Error: invalid_input for parts < 1, parts > tet count, a tolerance below 1,
+// element_weights neither empty nor one >= 1 per tet (or summing past METIS's index type),
 // a node index out of range or a mesh too large for METIS's index type; out_of_memory when
 // METIS runs out of memory; internal for any other METIS failure.
 std::vector<std::int32_t> partition_elements(const TetMesh& mesh, int parts,

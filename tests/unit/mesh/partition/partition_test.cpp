@@ -65,6 +65,35 @@ TEST(Partition, AsManyPartsAsTetsIsAllowed) {
   for (std::int32_t p : part) EXPECT_TRUE(p >= 0 && p < 6);
 }
 
+// Element weights: the parts balance the weights' sums, not their tets. A quarter of the box
+// weighing 5 a tet holds 5/8 of the weight; two parts of equal weight then hold 4 : 6 of it in
+// tets, and both partitioners honour it.
+TEST(Partition, ElementWeightsAreWhatThePartsBalance) {
+  const foehn::TetMesh mesh = box();  // 5760 tets, x in [0, 12]
+  foehn::PartitionOptions options;
+  for (const foehn::Tet& tet : mesh.tets) {
+    double x = 0;
+    for (const std::int32_t n : tet) x += 0.25 * mesh.nodes[static_cast<std::size_t>(n)][0];
+    options.element_weights.push_back(x < 3 ? 5 : 1);
+  }
+  const std::vector<char> avoid(mesh.node_count(), 0);
+  for (const bool avoiding : {false, true}) {
+    SCOPED_TRACE(avoiding);
+    const std::vector<std::int32_t> part =
+        avoiding ? foehn::partition_elements_avoiding(mesh, 2, avoid, 100, options)
+                 : foehn::partition_elements(mesh, 2, options);
+    std::array<double, 2> weight{}, tets{};
+    for (std::size_t t = 0; t < part.size(); ++t) {
+      weight[static_cast<std::size_t>(part[t])] += options.element_weights[t];
+      tets[static_cast<std::size_t>(part[t])] += 1;
+    }
+    const double total = weight[0] + weight[1];
+    EXPECT_LE(std::max(weight[0], weight[1]), 0.5 * total * 1.05);
+    // Unweighted halves would put 5/8 of the weight in one part.
+    EXPECT_GT(std::max(tets[0], tets[1]), 0.55 * static_cast<double>(mesh.tet_count()));
+  }
+}
+
 TEST(Partition, BadArgumentsAreInvalidInput) {
   const foehn::TetMesh mesh = foehn::testing::make_box_mesh({1, 1, 1});  // 6 tets
   EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 0); }), ErrorCategory::invalid_input);
@@ -74,6 +103,13 @@ TEST(Partition, BadArgumentsAreInvalidInput) {
   EXPECT_EQ(category_of([&] {
               foehn::partition_elements(mesh, 2, {0.9, 0});
             }),
+            ErrorCategory::invalid_input);
+  foehn::PartitionOptions weighed;
+  weighed.element_weights = {1, 1, 1};  // 3 weights for 6 tets
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 2, weighed); }),
+            ErrorCategory::invalid_input);
+  weighed.element_weights = {1, 1, 0, 1, 1, 1};
+  EXPECT_EQ(category_of([&] { foehn::partition_elements(mesh, 2, weighed); }),
             ErrorCategory::invalid_input);
   foehn::TetMesh broken = mesh;
   broken.tets[0][1] = 1000;
