@@ -19,6 +19,8 @@
 #           overlapped; with SERIAL=1 the serial adaptive run too. Also at all threads: the
 #           parts balanced in tets instead of expected work. (The first PART=3 call, at d67ca22,
 #           ran bands of 3, then 2, 5, 0; the second, at 3351664, without the tets_balanced case.)
+#   PART=4: (the repair passes in one part) bench_remesh_scaling on METRIC at all threads with
+#           serial Mmg; the fixed default mesh; the adaptive run, parallel remesh, waiting.
 set -uo pipefail
 out=${OUT:-/tmp/foehn-out}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GTEST_COLOR=no
@@ -87,6 +89,16 @@ elif [[ $PART == 3 ]]; then
   run_case adaptive_parallel_overlap -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 1
   [[ ${SERIAL:-0} == 1 ]] && run_case adaptive_serial -adapt_interval 20 -adapt_remesh_parts 1 \
     -adapt_overlap 0
+elif [[ $PART == 4 ]]; then
+  say "bench_remesh_scaling on $METRIC"
+  mkdir -p "$work/scaling"
+  timeout 200 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" \
+    --out "$work/scaling/final.json" >"$work/scaling/final.log" 2>&1
+  echo "exit $?" >>"$work/scaling/final.log"
+  cat "$work/scaling/final.log"
+  tar -C "$work" -czf "$out/scaling.tar.gz" scaling
+  run_case fixed_default
+  run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
 else
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20

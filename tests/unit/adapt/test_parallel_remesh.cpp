@@ -233,10 +233,14 @@ TEST(AdaptParallelRemesh, EdgesBelowTheBoundAreFreedByLaterPassesAndWhatIsLeftIs
     EXPECT_EQ(report.nodes_never_free, 0u);
     const InnerEdges inner = inner_edges(adapted, bounded.short_edge);
     EXPECT_EQ(report.short_edge_nodes_left, inner.nodes_below) << factor;
-    if (report.short_edge_nodes_left == 0) EXPECT_GE(inner.shortest, bounded.short_edge);
+    if (report.short_edge_nodes_left == 0) {
+      EXPECT_GE(inner.shortest, bounded.short_edge);
+    }
     std::size_t flagged = 0;
     for (const ParallelRemeshPass& pass : report.passes) flagged += pass.short_edge_nodes;
-    if (factor > 1) EXPECT_GT(flagged, 0u);
+    if (factor > 1) {
+      EXPECT_GT(flagged, 0u);
+    }
     std::printf(
         "bound %.1f m: shortest inner edge %.1f m (%.1f m without a bound), %zu nodes "
         "below it left, %zu passes%s\n",
