@@ -371,10 +371,6 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
     std::size_t short_edge_nodes = 0;
     double shortest = 0;
   } repaired;
-  // Repair passes so far: each remeshes its band in one part (new interfaces would leave new
-  // short edges) and widens it by 2 layers, moving its frozen surface (next to which Mmg leaves
-  // the short edges) further from the edges to remove.
-  int repairs = 0;
   double shortest_before = 0;  // the shortest edge off the boundary after the last pass
   {
     const detail::KeepSignalHandlers handlers;
@@ -383,10 +379,7 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
       // A pass with no frozen node left to free only repairs short edges: the mesh before it is
       // kept, to be taken back if the pass makes the shortest edge worse.
       const bool repairing = pass > 0 && r.passes.back().nodes_frozen_throughout == 0;
-      if (repairing) {
-        repaired = {current, r.passes.back().short_edge_nodes, shortest_before};
-        ++repairs;
-      }
+      if (repairing) repaired = {current, r.passes.back().short_edge_nodes, shortest_before};
       // A later pass remeshes to Mmg's metric at the last pass's nodes (already gradated once,
       // and gradated again). Measured on the default case's metric at step 20, in 4 parts
       // against serial Mmg's 290k tets: 292k tets and quality at least serial Mmg's; the given
@@ -415,11 +408,11 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
       } else {
         // The band around the nodes to free, its surface frozen too.
         const std::vector<char> in_band =
-            detail::band_around(current.mesh, to_free, parallel.band_layers + 2 * repairs);
+            detail::band_around(current.mesh, to_free, parallel.band_layers);
         const Band band = detail::cut_band(current, in_band, to_free, interface_tag);
         int band_parts = 0;
         const std::vector<std::int32_t> part =
-            detail::split_band(band, repairing ? 1 : part_count, parallel, &band_parts);
+            detail::split_band(band, part_count, parallel, &band_parts);
         r.partition += lap.lap();
         const Merged remeshed =
             remesh_parts(band.mesh, band.metric, band.frozen, part, band_parts, interface_tag,
@@ -440,19 +433,24 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
         for (std::size_t n = 0; n < to_free.size(); ++n) to_free[n] = to_free[n] || at_short[n];
       }
       // A pass that only freed short edges (none frozen before it) and left a shorter one than
-      // it found is undone, and the repairs end: Mmg leaves such edges even in one part of 130k
-      // tets whose frozen surface is far from them (the default case's metric at step 40: 60 m
-      // left after the first repair, every wider band worse).
-      if (repairing && shortest <= repaired.shortest) {
+      // it found is undone: the band's new frozen surface can give Mmg worse edges than it took.
+      if (repairing && shortest < repaired.shortest) {
         measured.undone = true;
-        measured.short_edge_nodes = repaired.short_edge_nodes;
-        current = std::move(repaired.mesh);
         r.passes.push_back(measured);
+        current = std::move(repaired.mesh);
+        r.passes.back().short_edge_nodes = repaired.short_edge_nodes;
         break;
       }
       r.passes.push_back(measured);
       shortest_before = shortest;
       if (pass > 0 && measured.nodes_frozen_throughout == 0 && measured.short_edge_nodes == 0)
+        break;
+      // Short edges Mmg will not remove (the same band again, as many left): stop trying.
+      const ParallelRemeshPass* before =
+          r.passes.size() > 1 ? &r.passes[r.passes.size() - 2] : nullptr;
+      if (before != nullptr && before->nodes_frozen_throughout == 0 &&
+          measured.nodes_frozen_throughout == 0 &&
+          measured.short_edge_nodes >= before->short_edge_nodes)
         break;
     }
   }

@@ -72,8 +72,8 @@ struct ParallelRemeshPass {
   // Nodes at an edge shorter than short_edge_fraction of the smallest requested edge, off the
   // boundary, after the pass (0 with no node frozen throughout ends the passes).
   std::size_t short_edge_nodes = 0;
-  // A pass that only freed short edges and left no longer a shortest edge than it found: undone
-  // (the mesh before it is the result) and the passes end.
+  // A pass that only freed short edges and left a shorter edge than it found: undone, the mesh
+  // before it is the result (and the passes end).
   bool undone = false;
   double split = 0, mmg = 0, merge = 0;  // seconds: the parts made, Mmg on all, the mesh merged
   double slowest_part = 0;               // seconds of the longest Mmg call
