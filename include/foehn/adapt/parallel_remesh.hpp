@@ -41,7 +41,7 @@ struct ParallelRemeshOptions {
   // surface frozen too; the rest of the mesh is kept as it is. Remeshing an already adapted
   // region again costs as much Mmg time as the first time and grows it (Mmg's gradation applied
   // again). 2 layers was the fastest of 2, 3, 5 and the whole mesh (0) on the default case's
-  // metric at 16 parts, at the same quality as 3 and 5 (docs/adaptivity.md).
+  // metric at 16 parts; 5 layers and the whole mesh keep better angles (docs/adaptivity.md).
   int band_layers = 2;
   // Edges shorter than this fraction of the smallest edge the metric asks for anywhere (its
   // -adapt_hmin where that bounds it) are freed by a later pass as frozen nodes are: Mmg leaves
@@ -88,7 +88,7 @@ struct ParallelRemeshReport : RemeshReport {
   std::size_t nodes_never_free = 0, tets_never_free = 0;
   // Nodes at too short an edge after the last pass (0 unless max_passes ended the passes).
   std::size_t short_edge_nodes_left = 0;
-  double partition = 0;  // METIS, seconds
+  double partition = 0;  // METIS, the work weights and the bands cut out, seconds
 };
 
 // `metric` one per node of `mesh`; options as for adapt::remesh, with keep_boundary (the parts'
