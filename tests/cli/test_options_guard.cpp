@@ -57,6 +57,7 @@ class OptionsGuard : public ::testing::Test {
  protected:
   void SetUp() override {
     std::filesystem::create_directories(dir_ / "home");
+    std::filesystem::create_directories(dir_ / "ompi");
     write("self.opts", "-options_file self.opts\n");
     write("nul.opts", std::string(64, '\0'));
     write("upper.opts", "-OPTIONS_FILE fifo\n");
@@ -86,15 +87,18 @@ class OptionsGuard : public ::testing::Test {
     std::ofstream(dir_ / name, std::ios::binary) << text;
   }
 
-  // The tool run in the folder, HOME the folder's home/, no options from the caller's
-  // environment, at most 120 s.
+  // The tool run in the folder, HOME the folder's home/, Open MPI's session files in its ompi/,
+  // no options from the caller's environment, at most 120 s. (Open MPI's singletons of tests
+  // run at once otherwise share /tmp/ompi.<host>.<uid>, and one's clean-up can fail another's
+  // start: "A call to mkdir was unable to create the desired directory ... File exists".)
   RunResult run(const Tool& tool, const std::string& environment, const std::string& arguments,
                 const std::string& launcher = "") {
-    return foehn::testing::run_command("cd " + shell_quoted(dir_.string()) +
-                                       " && env -u PETSC_OPTIONS -u PETSC_OPTIONS_YAML HOME=" +
-                                       shell_quoted((dir_ / "home").string()) + " " + environment +
-                                       " timeout 120 " + launcher + " " + tool.command + " " +
-                                       arguments);
+    return foehn::testing::run_command(
+        "cd " + shell_quoted(dir_.string()) +
+        " && env -u PETSC_OPTIONS -u PETSC_OPTIONS_YAML HOME=" +
+        shell_quoted((dir_ / "home").string()) +
+        " OMPI_MCA_orte_tmpdir_base=" + shell_quoted((dir_ / "ompi").string()) + " " + environment +
+        " timeout 120 " + launcher + " " + tool.command + " " + arguments);
   }
 
   void expect_one_line_refusal(const Tool& tool, const Case& c, const RunResult& r) {
