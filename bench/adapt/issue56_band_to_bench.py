@@ -13,7 +13,7 @@ import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from issue56_to_bench import run_case  # noqa: E402  (the same fields as the first round)
+from issue56_to_bench import run_case, worst_peak  # noqa: E402  (the same fields as the first round)
 
 repo = pathlib.Path(__file__).resolve().parents[2]
 logs = repo / "bench/results/logs/issue56/part3"
@@ -83,14 +83,12 @@ def main():
             rows.append(f"| {c['name']} | - | - | stopped | - | - | - | - | - | - | - |")
         if "run_seconds" not in c:
             continue
-        peaks = [c.get(f"w_peak_{d}_error_{z}km") for d in ("up", "down") for z in (2, 5)]
-        worst = max((abs(p) for p in peaks if p is not None), default=None)
         rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} |".format(
             c["name"], c["size"], round(c["time_ms"], 1) if c["time_ms"] else "-", c["run_seconds"],
             c.get("run_seconds_vs_fixed_default", "-"), c.get("adapt_fraction_of_run", "-"),
             c.get("remesh_seconds_median", "-"), c.get("waited_seconds_total", "-"),
             c.get("w_correlation_2km", "-"), c.get("w_correlation_5km", "-"),
-            f"{100 * worst:.1f}%" if worst is not None else "-",
+            worst_peak(c),
             round(c["min_dihedral_degrees_worst"], 2) if "min_dihedral_degrees_worst" in c else "-"))
     rows += ["", "| remesh of one metric | threads | seconds | speedup vs serial Mmg | passes | tets out | "
              "shortest edge m | min dihedral | 1st pct dihedral | worst aspect |", "|" + "---|" * 10]

@@ -46,6 +46,13 @@ def accuracy(folder):
     return out
 
 
+def worst_peak(case):
+    """The largest |peak error| of w at 2 and 5 km, up and down, as "12.3%", or "-"."""
+    peaks = [case.get(f"w_peak_{d}_error_{z}km") for d in ("up", "down") for z in (2, 5)]
+    worst = max((abs(p) for p in peaks if p is not None), default=None)
+    return f"{100 * worst:.1f}%" if worst is not None else "-"
+
+
 def run_case(folder, variant):
     run = json.loads((folder / "run.json").read_text())
     cycles = run["adaptations"]
@@ -118,14 +125,12 @@ def main():
     for c in cases:
         if "run_seconds" not in c:
             continue
-        peaks = [c.get(f"w_peak_{d}_error_{z}km") for d in ("up", "down") for z in (2, 5)]
-        worst = max((abs(p) for p in peaks if p is not None), default=None)
         rows.append("| {} | {} | {} | {} | {} | {} | {} | {} | {} / {} | {} | {} |".format(
             c["name"], c["variant"], c["size"], round(c["time_ms"], 1) if c["time_ms"] else "-",
             c["run_seconds"], c.get("run_seconds_vs_fixed_default", "-"),
             c.get("adapt_fraction_of_run", "-"), c.get("remesh_seconds_median", "-"),
             c.get("w_correlation_2km", "-"), c.get("w_correlation_5km", "-"),
-            f"{100 * worst:.1f}%" if worst is not None else "-",
+            worst_peak(c),
             round(c["min_dihedral_degrees_worst"], 2) if "min_dihedral_degrees_worst" in c else "-"))
     rows += ["", "| remesh of one metric | threads | seconds | tets/s | speedup vs serial Mmg | "
              "min dihedral | 1st pct dihedral | worst aspect |", "|" + "---|" * 8]

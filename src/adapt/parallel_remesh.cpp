@@ -36,23 +36,18 @@ struct FaceNeighbours {
 FaceNeighbours face_neighbours(const TetMesh& mesh) {
   FaceNeighbours neighbours{tet_face_neighbours(mesh, "adapt::remesh_in_parallel"),
                             std::vector<std::int32_t>(4 * mesh.tets.size(), -1)};
-  std::vector<std::pair<Triangle, std::int32_t>> faces(mesh.boundary_faces.size());
-  for (std::size_t f = 0; f < faces.size(); ++f)
-    faces[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
-  std::sort(faces.begin(), faces.end());
+  const detail::BoundaryLookup boundary(mesh);
   for (std::size_t slot = 0; slot < neighbours.across.size(); ++slot) {
     if (neighbours.across[slot] >= 0) continue;
     const Tet& tet = mesh.tets[slot / 4];
     const auto& local = tet_local_faces[slot % 4];
-    const Triangle key = sorted_triangle({tet[local[0]], tet[local[1]], tet[local[2]]});
-    const auto it =
-        std::lower_bound(faces.begin(), faces.end(), std::pair<Triangle, std::int32_t>{key, -1});
-    if (it == faces.end() || it->first != key)
+    const std::int32_t found = boundary.find({tet[local[0]], tet[local[1]], tet[local[2]]});
+    if (found < 0)
       fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: face ", slot % 4, " of tet ",
            slot / 4,
            " lies on the surface but is no boundary triangle: the boundary is to be kept and "
            "must be given whole");
-    neighbours.boundary[slot] = it->second;
+    neighbours.boundary[slot] = found;
   }
   return neighbours;
 }

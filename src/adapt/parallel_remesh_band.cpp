@@ -13,6 +13,19 @@
 
 namespace foehn::adapt::detail {
 
+BoundaryLookup::BoundaryLookup(const TetMesh& mesh) : sorted_(mesh.boundary_faces.size()) {
+  for (std::size_t f = 0; f < sorted_.size(); ++f)
+    sorted_[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
+  std::sort(sorted_.begin(), sorted_.end());
+}
+
+std::int32_t BoundaryLookup::find(const Triangle& corners) const {
+  const Triangle key = sorted_triangle(corners);
+  const auto it =
+      std::lower_bound(sorted_.begin(), sorted_.end(), std::pair<Triangle, std::int32_t>{key, -1});
+  return it != sorted_.end() && it->first == key ? it->second : -1;
+}
+
 std::vector<char> band_around(const TetMesh& mesh, std::vector<char> near, int layers) {
   std::vector<char> in_band(mesh.tets.size(), 0);
   for (int layer = 0; layer < layers; ++layer) {
@@ -52,10 +65,7 @@ Band cut_band(const Merged& whole, const std::vector<char>& in_band,
     if (!mesh.tet_tags.empty()) band.mesh.tet_tags.push_back(mesh.tet_tags[t]);
   }
   // A face of one band tet only is a boundary triangle of the whole mesh or the band's surface.
-  std::vector<std::pair<Triangle, std::int32_t>> boundary(mesh.boundary_faces.size());
-  for (std::size_t f = 0; f < boundary.size(); ++f)
-    boundary[f] = {sorted_triangle(mesh.boundary_faces[f]), static_cast<std::int32_t>(f)};
-  std::sort(boundary.begin(), boundary.end());
+  const BoundaryLookup boundary(mesh);
   band.boundary_face_taken.assign(mesh.boundary_faces.size(), 0);
   const std::vector<std::int32_t> across =
       tet_face_neighbours(band.mesh, "adapt::remesh_in_parallel");
@@ -67,11 +77,10 @@ Band cut_band(const Merged& whole, const std::vector<char>& in_band,
     const auto whole_of = [&](std::int32_t b) {
       return band.whole_node[static_cast<std::size_t>(b)];
     };
-    const Triangle key = sorted_triangle({whole_of(face[0]), whole_of(face[1]), whole_of(face[2])});
-    const auto it = std::lower_bound(boundary.begin(), boundary.end(),
-                                     std::pair<Triangle, std::int32_t>{key, -1});
-    if (it != boundary.end() && it->first == key) {
-      const auto f = static_cast<std::size_t>(it->second);
+    const std::int32_t found =
+        boundary.find({whole_of(face[0]), whole_of(face[1]), whole_of(face[2])});
+    if (found >= 0) {
+      const auto f = static_cast<std::size_t>(found);
       const Triangle& given = mesh.boundary_faces[f];
       band.mesh.boundary_faces.push_back({band_node[static_cast<std::size_t>(given[0])],
                                           band_node[static_cast<std::size_t>(given[1])],

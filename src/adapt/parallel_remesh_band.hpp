@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "foehn/adapt/metric_math.hpp"
@@ -20,6 +21,17 @@ struct Merged {
   std::vector<char> frozen_throughout;
   // For each input node, the merged node it is (kept), or -1 (removed by Mmg).
   std::vector<std::int32_t> node_of_input;
+};
+
+// The boundary triangles found by their corners, whatever their order: a face's triangle index
+// or -1. Used for a part's and a band's surface.
+class BoundaryLookup {
+ public:
+  explicit BoundaryLookup(const TetMesh& mesh);
+  std::int32_t find(const Triangle& corners) const;
+
+ private:
+  std::vector<std::pair<Triangle, std::int32_t>> sorted_;
 };
 
 // The tets within `layers` layers of a flagged node (layer 1: the tets at one; layer k + 1: the
