@@ -21,6 +21,10 @@
 #           ran bands of 3, then 2, 5, 0; the second, at 3351664, without the tets_balanced case.)
 #   PART=4: (the repair passes in one part) bench_remesh_scaling on METRIC at all threads with
 #           serial Mmg; the fixed default mesh; the adaptive run, parallel remesh, waiting.
+#   PART=5: (the parts' cells graded from their frozen triangles at the metric's gradation)
+#           bench_remesh_scaling on METRIC: serial Mmg, the parallel remesh at all threads, and
+#           with Mmg's own -hgradreq 2.3 as before; the fixed default mesh; the adaptive run with
+#           the parallel remesh on all cores, waiting for it and overlapped.
 set -uo pipefail
 out=${OUT:-/tmp/foehn-out}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 GTEST_COLOR=no
@@ -99,6 +103,21 @@ elif [[ $PART == 4 ]]; then
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   run_case fixed_default
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
+elif [[ $PART == 5 ]]; then
+  say "bench_remesh_scaling on $METRIC"
+  mkdir -p "$work/scaling"
+  timeout 120 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" \
+    --out "$work/scaling/graded.json" >"$work/scaling/graded.log" 2>&1
+  echo "exit $?" >>"$work/scaling/graded.log"
+  timeout 60 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" --serial 0 \
+    --frozen-gradation 2.3 --out "$work/scaling/mmg_default.json" >"$work/scaling/mmg_default.log" 2>&1
+  echo "exit $?" >>"$work/scaling/mmg_default.log"
+  cat "$work/scaling/"*.log
+  cp "$work/device.txt" "$work/scaling/"
+  tar -C "$work" -czf "$out/scaling.tar.gz" scaling
+  run_case fixed_default
+  run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
+  run_case adaptive_parallel_overlap -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 1
 else
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_overlap 0
   run_case adaptive_parallel_overlap -adapt_interval 20

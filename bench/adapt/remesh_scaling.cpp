@@ -8,7 +8,8 @@
 //                        [--hmax 10000] [--gradation 1.3] [--band-layers 3,0] --out scaling.json
 //
 // --balance-work 0|1, --max-passes N, --short-edge M (default 0.6 x --hmin, as foehn-mountainwave;
-// 0: the fraction) and --short-edge-fraction F set ParallelRemeshOptions' own.
+// 0: the fraction), --short-edge-fraction F and --frozen-gradation G (0: Mmg's default 2.3, -1
+// none) set ParallelRemeshOptions' own.
 // --band-layers: each thread count once per value (ParallelRemeshOptions::band_layers; 0 remeshes
 // the whole mesh in every pass, the first version's way).
 #include <cstdio>
@@ -41,6 +42,7 @@ struct Options {
   int verbosity = -1;             // Mmg's
   bool serial = true;             // the serial Mmg baseline first
   bool both_memory_caps = false;  // each thread count also with Mmg's default memory per part
+  double frozen_gradation = ParallelRemeshOptions{}.frozen_gradation;
 };
 
 std::vector<int> parse_list(const std::string& text) {
@@ -89,6 +91,8 @@ Options parse(int argc, char** argv) {
       o.verbosity = std::stoi(value);
     else if (arg == "--serial")
       o.serial = value != "0";
+    else if (arg == "--frozen-gradation")
+      o.frozen_gradation = std::stod(value);
     else if (arg == "--both-memory-caps")
       o.both_memory_caps = value != "0";
     else
@@ -158,6 +162,7 @@ int run(int argc, char** argv) {
         parallel.short_edge = o.short_edge;
         parallel.parts = o.parts;
         parallel.cap_part_memory = capped;
+        parallel.frozen_gradation = o.frozen_gradation;
         ParallelRemeshReport report;
         const Stopwatch watch;
         const TetMesh adapted = remesh_in_parallel(mesh, metric, options, parallel, &report);
@@ -167,6 +172,7 @@ int run(int argc, char** argv) {
         record["short_edge_fraction"] = o.short_edge_fraction;
         record["short_edge"] = o.short_edge;
         record["balance_work"] = o.balance_work;
+        record["frozen_gradation"] = o.frozen_gradation;
         record["short_edge_nodes_left"] = report.short_edge_nodes_left;
         record["partition_seconds"] = report.partition;
         record["tets_never_free"] = report.tets_never_free;

@@ -240,7 +240,7 @@ void give_mesh(const MmgSession& mmg, const TetMesh& mesh, const MmgCallLimits& 
 }
 
 void give_metric_and_options(const MmgSession& mmg, std::span<const Sym3<double>> metric,
-                             const RemeshOptions& options) {
+                             const RemeshOptions& options, const MmgCallLimits& limits) {
   check_mmg(MMG3D_Set_solSize(mmg.mesh(), mmg.metric(), MMG5_Vertex,
                               static_cast<MMG5_int>(metric.size()), MMG5_Tensor),
             "MMG3D_Set_solSize");
@@ -264,6 +264,10 @@ void give_metric_and_options(const MmgSession& mmg, std::span<const Sym3<double>
   if (options.hausdorff > 0)
     check_mmg(MMG3D_Set_dparameter(mmg.mesh(), mmg.metric(), MMG3D_DPARAM_hausd, options.hausdorff),
               "MMG3D_Set_dparameter(hausd)");
+  if (limits.frozen_gradation != 0)
+    check_mmg(MMG3D_Set_dparameter(mmg.mesh(), mmg.metric(), MMG3D_DPARAM_hgradreq,
+                                   limits.frozen_gradation > 0 ? limits.frozen_gradation : -1.0),
+              "MMG3D_Set_dparameter(hgradreq)");
 }
 
 TetMesh take_mesh(const MmgSession& mmg, bool with_tet_tags) {
@@ -335,7 +339,7 @@ MmgCallResult call_mmg(const TetMesh& mesh, std::span<const Sym3<double>> metric
   {
     const MmgSession mmg;
     give_mesh(mmg, mesh, limits);
-    give_metric_and_options(mmg, metric, options);
+    give_metric_and_options(mmg, metric, options, limits);
     const int status = MMG3D_mmg3dlib(mmg.mesh(), mmg.metric());
     if (status == MMG5_STRONGFAILURE)
       fail(ErrorCategory::internal, "adapt::remesh: Mmg failed and left no usable mesh (",

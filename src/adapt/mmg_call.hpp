@@ -36,6 +36,10 @@ struct MmgCallLimits {
   // Boundary triangles with this tag are the interfaces between parts: marked required, as are
   // their nodes, and never modified. -1: none.
   std::int64_t interface_tag = -1;
+  // Mmg's -hgradreq: how fast the cells may grow away from frozen (and kept boundary) nodes,
+  // whose sizes Mmg takes from their frozen edges. > 0 the value, 0 Mmg's default (2.3), < 0 no
+  // gradation from them.
+  double frozen_gradation = 0;
 };
 
 struct MmgCallResult {

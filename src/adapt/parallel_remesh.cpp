@@ -218,6 +218,9 @@ void check_parallel_options(const ParallelRemeshOptions& o) {
   if (o.threads < 0 || o.parts < 0)
     fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: threads ", o.threads,
          " and parts ", o.parts, " must be >= 0 (0: chosen from the host)");
+  if (!std::isfinite(o.frozen_gradation))
+    fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: frozen_gradation ",
+         o.frozen_gradation, " must be finite");
   if (!(o.short_edge >= 0 && o.short_edge_fraction >= 0) || !std::isfinite(o.short_edge) ||
       !std::isfinite(o.short_edge_fraction))
     fail(ErrorCategory::invalid_input, "adapt::remesh_in_parallel: short_edge ", o.short_edge,
@@ -233,7 +236,7 @@ void check_parallel_options(const ParallelRemeshOptions& o) {
 Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
                     std::vector<char> frozen_throughout, const std::vector<std::int32_t>& part,
                     int part_count, std::int32_t interface_tag, int threads,
-                    const RemeshOptions& options, bool cap_part_memory, int pass,
+                    const RemeshOptions& options, const ParallelRemeshOptions& parallel, int pass,
                     ParallelRemeshPass& measured) {
   Stopwatch watch;
   const FaceNeighbours neighbours = face_neighbours(whole);
@@ -281,8 +284,9 @@ Merged remesh_parts(const TetMesh& whole, std::span<const Sym3<double>> metric,
     try {
       detail::MmgCallLimits limits;
       limits.interface_tag = interface_tag;
+      limits.frozen_gradation = parallel.frozen_gradation;
       // A part is not refused on its own (the whole metric was); its cap follows its size.
-      if (cap_part_memory)
+      if (parallel.cap_part_memory)
         limits.memory_megabytes = detail::part_megabytes(
             parts[k].mesh,
             predict_nodes(parts[k].mesh, parts[k].metric, true, options.nodes_per_complexity)
@@ -388,7 +392,7 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
         r.partition += lap.lap();
         current =
             remesh_parts(mesh, metric, std::vector<char>(mesh.nodes.size(), 1), part, part_count,
-                         interface_tag, threads, options, parallel.cap_part_memory, pass, measured);
+                         interface_tag, threads, options, parallel, pass, measured);
       } else if (parallel.band_layers == 0) {
         // The whole mesh again, its interfaces kept off the nodes frozen in every pass so far.
         PartitionOptions balance;
@@ -397,9 +401,9 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
         const std::vector<std::int32_t> part = partition_elements_avoiding(
             current.mesh, part_count, to_free, parallel.avoid_cost, balance);
         r.partition += lap.lap();
-        current = remesh_parts(current.mesh, current.metric, std::move(current.frozen_throughout),
-                               part, part_count, interface_tag, threads, options,
-                               parallel.cap_part_memory, pass, measured);
+        current =
+            remesh_parts(current.mesh, current.metric, std::move(current.frozen_throughout), part,
+                         part_count, interface_tag, threads, options, parallel, pass, measured);
       } else {
         // The band around the nodes to free, its surface frozen too.
         const std::vector<char> in_band =
@@ -411,7 +415,7 @@ TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> me
         r.partition += lap.lap();
         const Merged remeshed =
             remesh_parts(band.mesh, band.metric, band.frozen, part, band_parts, interface_tag,
-                         threads, options, parallel.cap_part_memory, pass, measured);
+                         threads, options, parallel, pass, measured);
         lap.lap();
         current = detail::splice_band(current, in_band, band, remeshed);
         measured.merge += lap.lap();

@@ -11,6 +11,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -277,6 +278,10 @@ TEST(AdaptParallelRemesh, BadOptionsAreNamed) {
   o = four_parts(2);
   o.short_edge = std::nan("");
   testing::expect_error(ErrorCategory::invalid_input, "short_edge nan",
+                        [&] { remesh_in_parallel(mesh, metric, {}, o); });
+  o = four_parts(2);
+  o.frozen_gradation = std::numeric_limits<double>::infinity();
+  testing::expect_error(ErrorCategory::invalid_input, "frozen_gradation inf",
                         [&] { remesh_in_parallel(mesh, metric, {}, o); });
   o = four_parts(2);
   o.band_layers = -1;
