@@ -64,7 +64,7 @@ struct ParallelRemeshOptions {
   // the cells at a frozen node from its frozen edges): > 0 the value, 0 Mmg's default (2.3),
   // < 0 none. Measured at 16 parts on the default case's step-40 metric (docs/adaptivity.md):
   // Mmg's 2.3 left edges of 52 m and angles of 1.7 deg; 1.6 keeps every edge above 75 m
-  // (0.6 hmin, so no repair pass is needed), the smallest angle at 3.8 deg and makes 1.6% more
+  // (0.6 hmin, once the repair passes end), the smallest angle at 3.8 deg and makes 1.6% more
   // tets than serial Mmg; 1.3 under-refines next to coarse frozen triangles (26% fewer nodes than
   // serial Mmg on the unit test's coarse mesh, where 1.6 makes 9% fewer).
   double frozen_gradation = 1.6;
