@@ -54,6 +54,14 @@ pack() {  # $1: a case's folder: its linear theory, then the small files into $O
   cp "$work/$1.log" "$folder/" 2>/dev/null
   tar -C "$work" -czf "$out/$1.tar.gz" "$1"
 }
+scale() {  # $1: a name, then bench_remesh_scaling's options
+  local name=$1
+  shift
+  timeout 200 .gpu/run bench_remesh_scaling --input "$METRIC" "$@" \
+    --out "$work/scaling/$name.json" >"$work/scaling/$name.log" 2>&1
+  echo "exit $?" >>"$work/scaling/$name.log"
+  cat "$work/scaling/$name.log"
+}
 common="-foehn_backend cuda -end_time 3600 -vtk 0 -output_interval 0"
 published="-mesh_tets 554394 -horizontal_growth 1.15"
 if [[ ${PART:-1} == 1 ]]; then
@@ -74,14 +82,6 @@ if [[ ${PART:-1} == 1 ]]; then
 elif [[ $PART == 3 ]]; then
   say "bench_remesh_scaling on $METRIC"
   mkdir -p "$work/scaling"
-  scale() {  # $1: a name, then bench_remesh_scaling's options
-    local name=$1
-    shift
-    timeout 200 .gpu/run bench_remesh_scaling --input "$METRIC" "$@" \
-      --out "$work/scaling/$name.json" >"$work/scaling/$name.log" 2>&1
-    echo "exit $?" >>"$work/scaling/$name.log"
-    cat "$work/scaling/$name.log"
-  }
   scale band2 --threads "4,8,$(nproc)"
   scale band_variants --serial 0 --threads "$(nproc)" --band-layers 3,0
   scale no_short_edge_pass --serial 0 --threads "$(nproc)" --short-edge 0 --short-edge-fraction 0
@@ -96,23 +96,15 @@ elif [[ $PART == 3 ]]; then
 elif [[ $PART == 4 ]]; then
   say "bench_remesh_scaling on $METRIC"
   mkdir -p "$work/scaling"
-  timeout 200 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" \
-    --out "$work/scaling/final.json" >"$work/scaling/final.log" 2>&1
-  echo "exit $?" >>"$work/scaling/final.log"
-  cat "$work/scaling/final.log"
+  scale final --threads "$(nproc)"
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   run_case fixed_default
   run_case adaptive_parallel_wait -adapt_interval 20 -adapt_remesh_parts 0 -adapt_overlap 0
 elif [[ $PART == 5 ]]; then
   say "bench_remesh_scaling on $METRIC"
   mkdir -p "$work/scaling"
-  timeout 120 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" \
-    --out "$work/scaling/graded.json" >"$work/scaling/graded.log" 2>&1
-  echo "exit $?" >>"$work/scaling/graded.log"
-  timeout 60 .gpu/run bench_remesh_scaling --input "$METRIC" --threads "$(nproc)" --serial 0 \
-    --frozen-gradation 2.3 --out "$work/scaling/mmg_default.json" >"$work/scaling/mmg_default.log" 2>&1
-  echo "exit $?" >>"$work/scaling/mmg_default.log"
-  cat "$work/scaling/"*.log
+  scale graded --threads "$(nproc)"
+  scale mmg_default --threads "$(nproc)" --serial 0 --frozen-gradation 2.3
   cp "$work/device.txt" "$work/scaling/"
   tar -C "$work" -czf "$out/scaling.tar.gz" scaling
   run_case fixed_default

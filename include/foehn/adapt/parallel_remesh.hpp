@@ -103,8 +103,8 @@ struct ParallelRemeshReport : RemeshReport {
 // interfaces are frozen as the boundary is). One part (a small mesh or threads == 1) calls
 // adapt::remesh. Errors: as adapt::remesh, naming the part and the pass; invalid_input also for
 // keep_boundary false with more than one part, threads or parts < 0, max_passes < 1 or
-// avoid_cost outside [1, 10000], band_layers < 0, or short_edge or short_edge_fraction negative or
-// not finite.
+// avoid_cost outside [1, 10000], band_layers < 0, short_edge or short_edge_fraction negative or
+// not finite, or frozen_gradation not finite.
 TetMesh remesh_in_parallel(const TetMesh& mesh, std::span<const Sym3<double>> metric,
                            const RemeshOptions& options = {},
                            const ParallelRemeshOptions& parallel = {},
